@@ -1,0 +1,111 @@
+/// One coordinated appearance change of several controllers: the will-hooks
+/// of all of them, then (for appearing ones) `viewIsAppearing`, then, after
+/// whatever the transaction awaits in between (an animation), the did-hooks in
+/// the same order (SPEC A1, A2, A7, T2).
+///
+/// Decisions are taken under the link lock; hooks run after it is released.
+struct AppearancePass: Sendable {
+  struct Entry: Sendable {
+    let controller: any ViewController
+    let isAppearing: Bool
+  }
+
+  /// The controllers that received a will-hook, in delivery order.
+  private(set) var entries: [Entry] = []
+  private var willEffects: [(controller: any ViewController, effects: [AppearanceMachine.Effect])] = []
+  let animated: Bool
+
+  init(animated: Bool) { self.animated = animated }
+
+  /// Under the link lock: begins the transition of each controller, keeping
+  /// those whose state changes. `automatic` passes skip controllers already
+  /// in (or heading to) the target state, silently.
+  mutating func _begin(_ controllers: [any ViewController], isAppearing: Bool, automatic: Bool = true) {
+    for controller in controllers {
+      let effects = controller.node._appearance.begin(isAppearing: isAppearing, automatic: automatic)
+      guard !effects.isEmpty else { continue }
+      let begun = effects.contains { $0 == .willAppear || $0 == .willDisappear }
+      if begun { entries.append(Entry(controller: controller, isAppearing: isAppearing)) }
+      willEffects.append((controller, effects))
+    }
+  }
+
+  var isEmpty: Bool { entries.isEmpty }
+
+  /// Delivers every will-hook (and any diagnostic), in order.
+  func deliverWill(in context: TransactionContext?) async {
+    for (controller, effects) in willEffects {
+      await controller.perform(effects, animated: animated, in: context)
+    }
+  }
+
+  /// The views are installed: delivers `viewIsAppearing` to each appearing
+  /// controller that has not had it in this appearance (SPEC A2).
+  func deliverIsAppearing(in context: TransactionContext?) async {
+    let effects = TreeLock.withLock {
+      entries.map { $0.isAppearing ? $0.controller.node._appearance.viewInstalled() : [] }
+    }
+    for (entry, effects) in zip(entries, effects) where !effects.isEmpty {
+      await entry.controller.perform(effects, animated: animated, in: context)
+    }
+  }
+
+  /// Ends each begun transition and delivers the did-hooks, in order. A
+  /// controller whose transition was reversed meanwhile gets what its state
+  /// machine says (SPEC A3). Clears `isMovingToParent`/`isMovingFromParent`
+  /// flags that this appearance was carrying.
+  func deliverDid(in context: TransactionContext?) async {
+    let effects = TreeLock.withLock {
+      entries.map { $0.controller.node._appearance.end() }
+    }
+    for (entry, effects) in zip(entries, effects) {
+      await entry.controller.perform(effects, animated: animated, in: context)
+    }
+    TreeLock.withLock {
+      for entry in entries {
+        if entry.isAppearing {
+          entry.controller.node._isMovingToParent = false
+        } else {
+          entry.controller.node._isMovingFromParent = false
+        }
+      }
+    }
+  }
+
+  /// Will, is-appearing and did, with nothing in between.
+  func deliverAll(in context: TransactionContext?) async {
+    await deliverWill(in: context)
+    await deliverIsAppearing(in: context)
+    await deliverDid(in: context)
+  }
+
+  /// Under the link lock: the controllers whose appearance follows a window
+  /// membership change of the subtree rooted at `view`, in forwarding order:
+  /// each controller before its children, children in `children` order,
+  /// following only automatic forwarding (SPEC A1, A6).
+  static func _forwardingTargets(in view: View) -> [any ViewController] {
+    var result: [any ViewController] = []
+    for (_, controller) in view._topOwnedViews() {
+      if let parent = controller.node._parent, !parent.shouldAutomaticallyForwardAppearanceMethods { continue }
+      _appendForwarding(from: controller, into: &result)
+    }
+    return result
+  }
+
+  /// Under the link lock: `controller` and, if it forwards automatically, its
+  /// children whose root views are installed in its hierarchy, recursively.
+  static func _forwardingTargets(from controller: any ViewController) -> [any ViewController] {
+    var result: [any ViewController] = []
+    _appendForwarding(from: controller, into: &result)
+    return result
+  }
+
+  private static func _appendForwarding(from controller: any ViewController, into result: inout [any ViewController]) {
+    result.append(controller)
+    guard controller.shouldAutomaticallyForwardAppearanceMethods, let view = controller.node._view else { return }
+    for child in controller.node._children {
+      guard let childView = child.node._view, childView._superview != nil, view._isAncestorOrSelf(of: childView) else { continue }
+      _appendForwarding(from: child, into: &result)
+    }
+  }
+}

@@ -1,0 +1,92 @@
+/// One broken invariant found by ``ViewController/checkInvariants(quiescent:)``.
+public struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
+  /// The controller where it was found.
+  public let controller: ControllerID
+  /// What is wrong.
+  public let message: String
+  public var description: String { "\(controller): \(message)" }
+}
+
+extension ViewController {
+  /// Checks the invariants of SPEC §2 over the subtree rooted here, reading all
+  /// links in one critical section (a consistent instant):
+  /// - every child names this controller as its parent, and appears once;
+  /// - no cycles;
+  /// - a controller's root view is in a parent's view hierarchy only while it
+  ///   is that parent's child, and installed child views are inside the
+  ///   parent's hierarchy;
+  /// - with `quiescent` (no request running): no controller is half way
+  ///   through an appearance transition, and every controller reached by
+  ///   automatic forwarding from a window is `appeared` exactly when its view
+  ///   is in the window.
+  ///
+  /// Synchronous; returns an empty array when everything holds.
+  public nonisolated func checkInvariants(quiescent: Bool = true) -> [InvariantViolation] {
+    TreeLock.withLock {
+      var checker = InvariantChecker(quiescent: quiescent)
+      return checker.check(root: self)
+    }
+  }
+}
+
+/// The invariant walk behind ``ViewController/checkInvariants(quiescent:)``.
+struct InvariantChecker {
+  let quiescent: Bool
+  private var violations: [InvariantViolation] = []
+  private var visited: Set<ObjectIdentifier> = []
+
+  init(quiescent: Bool) { self.quiescent = quiescent }
+
+  mutating func check(root: any ViewController) -> [InvariantViolation] {
+    let automatic = root.node._parent.map { $0.shouldAutomaticallyForwardAppearanceMethods } ?? true
+    visit(root, automaticallyForwarded: automatic)
+    return violations
+  }
+
+  private mutating func fail(_ node: ControllerNode, _ message: String) {
+    violations.append(InvariantViolation(controller: node.id, message: message))
+  }
+
+  private mutating func visit(_ controller: any ViewController, automaticallyForwarded: Bool) {
+    let node = controller.node
+    guard visited.insert(ObjectIdentifier(node)).inserted else {
+      fail(node, "reached twice: the tree has a cycle or a shared child")
+      return
+    }
+    let state = node._appearance.state
+    if quiescent, state == .appearing || state == .disappearing, automaticallyForwarded {
+      fail(node, "still \(state) at a quiescent point")
+    }
+    if quiescent, automaticallyForwarded {
+      let onScreen = node._view?._window() != nil
+      let parentAppeared = node._parent.map { $0.node._appearance.state == .appeared } ?? true
+      if onScreen && parentAppeared && state != .appeared && node._parent != nil {
+        fail(node, "view is in a window but state is \(state)")
+      }
+      if !onScreen && state == .appeared {
+        fail(node, "state is appeared but the view is not in a window")
+      }
+    }
+    var seen: Set<ObjectIdentifier> = []
+    for child in node._children {
+      if child.node._parent !== controller { fail(child.node, "is a child of \(node.name) but names another parent") }
+      if !seen.insert(ObjectIdentifier(child.node)).inserted { fail(child.node, "appears twice in \(node.name).children") }
+      if let childView = child.node._view, childView._superview != nil {
+        if let view = node._view, !view._isAncestorOrSelf(of: childView), childView._window() != nil {
+          fail(child.node, "view is installed outside its parent's hierarchy")
+        }
+      }
+    }
+    if let view = node._view {
+      for subview in view._subviews {
+        for (_, owner) in subview._topOwnedViews() where owner.node._parent !== controller {
+          fail(owner.node, "view is in \(node.name)'s hierarchy but it is not \(node.name)'s child")
+        }
+      }
+    }
+    let forwards = controller.shouldAutomaticallyForwardAppearanceMethods
+    for child in node._children {
+      visit(child, automaticallyForwarded: automaticallyForwarded && forwards)
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/// The one lock that guards the *links* of every tree: parent/child links,
+/// superview/subview links, window attachment, appearance state, and the
+/// in-flight reservations of moving children.
+///
+/// Why one lock: cycle checks, "does this child already have a parent", moves
+/// between containers and invariant checks must read several controllers'
+/// links at one instant (DESIGN-NOTES force 3). Reading actor state one actor at
+/// a time is racy; a single short critical section is not.
+///
+/// Rules (CONCURRENCY.md, "The link lock"):
+/// - held only for synchronous bookkeeping, never across a hook call, an
+///   `await`, a continuation resume, or an event delivery;
+/// - never nested (no other lock is taken while it is held, except
+///   leaf locks that never call out);
+/// - every `nonisolated(unsafe)`-style field documented as "guarded by
+///   `TreeLock`" is read and written only inside `TreeLock.withLock`.
+enum TreeLock {
+  // A one-byte payload, not Void: a zero-sized stored value shares its address
+  // with the mutex pointer, and TSan then reports the inout access to it.
+  private static let mutex = Locked<UInt8>(0)
+
+  /// Runs `body` with the link lock held. `body` must not suspend, call a hook,
+  /// resume a continuation, or deliver an event.
+  @inline(__always)
+  static func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try mutex.withLock { _ in try body() }
+  }
+}

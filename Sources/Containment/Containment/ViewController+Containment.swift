@@ -1,0 +1,218 @@
+import Synchronization
+
+private let reservations = Atomic<UInt64>(0)
+
+extension ViewController {
+  /// The parent container, or nil. Synchronous; never keeps the parent alive.
+  public nonisolated var parent: (any ViewController)? { node.parent }
+
+  /// The children, in the order they were added. Synchronous snapshot.
+  public nonisolated var children: [any ViewController] { node.children }
+
+  /// Adds `child` as this container's last child and calls
+  /// `child.willMove(toParent: self)`; never `didMove` (SPEC C1). Does not
+  /// touch views: install the child's view, then call
+  /// ``didMove(toParent:)``.
+  ///
+  /// If `child` has another parent it is moved (SPEC C6): first removed from
+  /// the old parent in a transaction of the old parent, with its callbacks
+  /// (`willMove(nil)`, disappearance if on screen, `didMove(nil)`), then added
+  /// here. Between the two steps the child is reserved, so no other request
+  /// can take it. No task holds one queue while waiting for another, so
+  /// opposite moves cannot deadlock.
+  ///
+  /// Runs as one transaction on this container's queue (SPEC R1). From outside
+  /// a transaction it waits its turn (cancellable while waiting: it then throws
+  /// `CancellationError` and changes nothing, SPEC R3; once a move's removal
+  /// has run, the move completes regardless) and returns a completed handle.
+  /// From inside a hook it is queued and returns a pending handle (SPEC R2).
+  ///
+  /// Throws ``ContainmentError/cannotAddSelfAsChild(_:)``,
+  /// ``ContainmentError/wouldCreateCycle(child:parent:)``,
+  /// ``ContainmentError/alreadyChild(child:parent:)``,
+  /// ``ContainmentError/childInFlight(_:)``, ``ContainmentError/alreadyInWindow(_:)``
+  /// or ``ContainmentError/tornDown(_:)``; then nothing changed.
+  @discardableResult
+  public nonisolated func addChild(_ child: any ViewController) async throws -> TransactionHandle<Void> {
+    let oldParent = TreeLock.withLock { child.node._parent }
+    guard let oldParent, oldParent !== self else {
+      return try await Transaction.perform(on: .controller(self)) { context in
+        try await self.attachChild(child, reservation: nil, context: context)
+      }
+    }
+    return try await moveChild(child, from: oldParent)
+  }
+
+  private nonisolated func moveChild(_ child: any ViewController, from oldParent: any ViewController) async throws
+    -> TransactionHandle<Void>
+  {
+    let token = reservations.wrappingAdd(1, ordering: .relaxed).newValue
+    try TreeLock.withLock {
+      try self._validateAttach(child, reservation: nil, ignoringParent: true)
+      child.node._reservation = token
+    }
+    let release: @Sendable () -> Void = {
+      TreeLock.withLock { if child.node._reservation == token { child.node._reservation = nil } }
+    }
+    let chain = TransactionContext.current?.runningChain() ?? []
+    let attach: Transaction.Body<Void> = { context in
+      do {
+        try await self.attachChild(child, reservation: token, context: context)
+      } catch {
+        release()
+        throw error
+      }
+    }
+    if chain.isEmpty {
+      do {
+        try await Transaction.perform(on: .controller(oldParent)) { context in
+          try await oldParent.detachChild(child, reservation: token, context: context)
+        }
+      } catch {
+        release()
+        throw error
+      }
+      let handle = TransactionHandle<Void>(id: .next(), queuedBehind: [])
+      await Transaction.dispatch(attach, on: .controller(self), handle: handle, chain: [])
+      if case .failure(let error) = await handle.waitUncancellable() { throw error }
+      return handle
+    }
+    let final = TransactionHandle<Void>(id: .next(), queuedBehind: chain.map(\.id))
+    let removal = TransactionHandle<Void>(id: .next(), queuedBehind: chain.map(\.id))
+    await Transaction.dispatch(
+      { context in
+        do {
+          try await oldParent.detachChild(child, reservation: token, context: context)
+        } catch {
+          release()
+          final.complete(.failure(error))
+          throw error
+        }
+        let chain = TransactionContext.current?.runningChain() ?? []
+        await Transaction.dispatch(attach, on: .controller(self), handle: final, chain: chain)
+      }, on: .controller(oldParent), handle: removal, chain: chain)
+    return final
+  }
+
+  /// Under the link lock: the checks of `addChild`, in SPEC §8 order.
+  nonisolated func _validateAttach(_ child: any ViewController, reservation: UInt64?, ignoringParent: Bool) throws {
+    if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+    if child.node._isTornDown { throw ContainmentError.tornDown(child.node.id) }
+    if child === self { throw ContainmentError.cannotAddSelfAsChild(node.id) }
+    if child.node._isAncestorOrSelf(of: node) {
+      throw ContainmentError.wouldCreateCycle(child: child.node.id, parent: node.id)
+    }
+    if child.node._parent === self { throw ContainmentError.alreadyChild(child: child.node.id, parent: node.id) }
+    if !ignoringParent, child.node._parent != nil { throw ContainmentError.childInFlight(child.node.id) }
+    if let held = child.node._reservation, held != reservation { throw ContainmentError.childInFlight(child.node.id) }
+    if child.node._window != nil { throw ContainmentError.alreadyInWindow(child.node.id) }
+  }
+
+  /// The add itself, inside a transaction on this container's queue.
+  nonisolated func attachChild(_ child: any ViewController, reservation: UInt64?, context: TransactionContext) async throws {
+    try TreeLock.withLock {
+      try _validateAttach(child, reservation: reservation, ignoringParent: false)
+      child.node._reservation = nil
+      child.node._parent = self
+      node._children.append(child)
+      child.node._isMovingToParent = true
+    }
+    node.emit(.childAdded(child.node.id), transaction: context.id)
+    await child.deliver(.willMove(toParent: self), in: context)
+  }
+
+  /// The removal half of a move: the old parent's callbacks, inside a
+  /// transaction on this (old parent's) queue.
+  nonisolated func detachChild(_ child: any ViewController, reservation: UInt64, context: TransactionContext) async throws {
+    try TreeLock.withLock {
+      guard child.node._parent === self else { throw ContainmentError.notAChild(child: child.node.id, parent: node.id) }
+      guard child.node._reservation == reservation else { throw ContainmentError.childInFlight(child.node.id) }
+      child.node._isMovingFromParent = true
+    }
+    await child.deliver(.willMove(toParent: nil), in: context)
+    try await removeChild(child, context: context)
+  }
+
+  /// Removes this controller from its parent and calls
+  /// `didMove(toParent: nil)` itself; never `willMove(toParent: nil)`: call
+  /// that first (SPEC C2). If the view is still installed in the parent's
+  /// hierarchy it is removed too (it disappears if it was on screen), so the
+  /// view hierarchy never holds a non-child's view.
+  ///
+  /// One transaction on the *parent's* queue; same waiting, cancellation and
+  /// nesting rules as ``addChild(_:)``. Throws ``ContainmentError/noParent(_:)``
+  /// or ``ContainmentError/tornDown(_:)``; then nothing changed.
+  @discardableResult
+  public nonisolated func removeFromParent() async throws -> TransactionHandle<Void> {
+    let parent = try TreeLock.withLock { () -> any ViewController in
+      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+      guard let parent = node._parent else { throw ContainmentError.noParent(node.id) }
+      return parent
+    }
+    return try await Transaction.perform(on: .controller(parent)) { context in
+      try await parent.removeChild(self, context: context)
+    }
+  }
+
+  /// The removal itself, inside a transaction on this container's queue.
+  nonisolated func removeChild(_ child: any ViewController, context: TransactionContext) async throws {
+    var pass = AppearancePass(animated: false)
+    try TreeLock.withLock {
+      guard child.node._parent === self else { throw ContainmentError.noParent(child.node.id) }
+      if let childView = child.node._view, childView._superview != nil,
+        let view = node._view, view._isAncestorOrSelf(of: childView)
+      {
+        if childView._window() != nil {
+          pass._begin(AppearancePass._forwardingTargets(in: childView), isAppearing: false)
+        }
+        childView._unlink()
+      }
+      node._children.removeAll { $0 === child }
+      child.node._parent = nil
+    }
+    node.emit(.childRemoved(child.node.id), transaction: context.id)
+    await pass.deliverAll(in: context)
+    await child.deliver(.didMove(toParent: nil), in: context)
+    TreeLock.withLock { child.node._isMovingFromParent = false }
+  }
+
+  /// Tells this controller it is about to move to `parent` (or, with nil, to
+  /// be removed): records the event and runs ``viewWillMove(toParent:)``.
+  /// `addChild` calls it for you; call it yourself before removing a child
+  /// (SPEC C2, C4). With nil, `isMovingFromParent` becomes true until the
+  /// removal's appearance hooks are over.
+  ///
+  /// Runs the hook at once in the caller's task (not a transaction of its own;
+  /// inside a transaction it is part of that transaction).
+  public nonisolated func willMove(toParent parent: (any ViewController)?) async {
+    if parent == nil { TreeLock.withLock { node._isMovingFromParent = true } }
+    await deliver(.willMove(toParent: parent), in: TransactionContext.current?.runningChain().first)
+  }
+
+  /// Tells this controller it moved to `parent` (or, with nil, was removed):
+  /// records the event and runs ``viewDidMove(toParent:)``. Call it after
+  /// installing a child's view (SPEC C1); `removeFromParent` calls it for you.
+  ///
+  /// Runs the hook at once in the caller's task, like ``willMove(toParent:)``.
+  public nonisolated func didMove(toParent parent: (any ViewController)?) async {
+    await deliver(.didMove(toParent: parent), in: TransactionContext.current?.runningChain().first)
+    TreeLock.withLock {
+      let state = node._appearance.state
+      guard state == .appeared || state == .disappeared else { return }
+      if parent != nil { node._isMovingToParent = false } else { node._isMovingFromParent = false }
+    }
+  }
+
+  /// Ends this controller's tree: marks it and every descendant torn down and
+  /// ends their event streams with a final `terminated` event (SPEC E6).
+  /// Later requests that name them throw ``ContainmentError/tornDown(_:)``.
+  /// Links are left as they are. Call it on a root, or use ``Window/tearDown()``.
+  public nonisolated func tearDown() async {
+    let nodes = TreeLock.withLock { () -> [ControllerNode] in
+      let all = Window._preorder(from: self).map(\.node)
+      for node in all { node._isTornDown = true }
+      return all
+    }
+    for node in nodes { node.finishStreams() }
+  }
+}

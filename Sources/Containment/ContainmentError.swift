@@ -1,0 +1,76 @@
+/// Every misuse the runtime detects (SPEC §8). Each is thrown *before* anything
+/// changes: when a call throws one of these, the tree is exactly as it was.
+public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// `addChild` was asked to add a controller to itself.
+  case cannotAddSelfAsChild(ControllerID)
+  /// `addChild` would create a cycle: the child is an ancestor of the parent.
+  case wouldCreateCycle(child: ControllerID, parent: ControllerID)
+  /// The controller is already a child of this parent.
+  case alreadyChild(child: ControllerID, parent: ControllerID)
+  /// The controller is a child of a container, so it cannot be a window's root.
+  case hasParent(ControllerID)
+  /// The controller is already the root of another window.
+  case alreadyInWindow(ControllerID)
+  /// `removeFromParent` on a controller that has no parent.
+  case noParent(ControllerID)
+  /// The controller is being moved between containers by another request.
+  case childInFlight(ControllerID)
+  /// The operation names a controller that is not a child of this container.
+  case notAChild(child: ControllerID, parent: ControllerID)
+  /// `transition(from:to:)`: the outgoing child's view is not installed.
+  case viewNotInstalled(ControllerID)
+  /// `transition(from:to:)`: the incoming child's view is already installed.
+  case viewAlreadyInstalled(ControllerID)
+  /// The same controller was named twice where two different ones are needed.
+  case sameController(ControllerID)
+  /// A controller that is already on a navigation stack (this or another) was pushed.
+  case alreadyOnStack(ControllerID)
+  /// The root of a navigation stack cannot be popped.
+  case cannotPopRoot
+  /// `popTo` named a controller that is not on the stack.
+  case notOnStack(ControllerID)
+  /// A stack operation needs a non-empty stack.
+  case emptyStack
+  /// A tab index outside `0..<count`.
+  case tabIndexOutOfRange(index: Int, count: Int)
+  /// A view operation that would create a cycle in the view hierarchy.
+  case viewHierarchyCycle
+  /// The view belongs to a controller that is not a child of this container.
+  case foreignView
+  /// The controller (or its tree) was torn down; it accepts no more work.
+  case tornDown(ControllerID)
+  /// Awaiting the outcome of a request from inside the transaction it is queued
+  /// behind would wait forever; the runtime refuses instead (SPEC R2).
+  case awaitingOwnTransaction(TransactionID)
+  /// An interactive transition is already running on this container.
+  case interactiveTransitionInProgress
+  /// No interactive transition is running on this container.
+  case noInteractiveTransition
+
+  public var description: String {
+    switch self {
+    case .cannotAddSelfAsChild(let id): "cannot add \(id) as a child of itself"
+    case .wouldCreateCycle(let child, let parent): "adding \(child) to \(parent) would create a cycle: \(child) is an ancestor of \(parent)"
+    case .alreadyChild(let child, let parent): "\(child) is already a child of \(parent)"
+    case .hasParent(let id): "\(id) is a child of a container"
+    case .alreadyInWindow(let id): "\(id) is already the root of another window"
+    case .noParent(let id): "\(id) has no parent"
+    case .childInFlight(let id): "\(id) is being moved between containers by another request"
+    case .notAChild(let child, let parent): "\(child) is not a child of \(parent)"
+    case .viewNotInstalled(let id): "the view of \(id) is not installed"
+    case .viewAlreadyInstalled(let id): "the view of \(id) is already installed"
+    case .sameController(let id): "\(id) was named twice"
+    case .alreadyOnStack(let id): "\(id) is already on a navigation stack"
+    case .cannotPopRoot: "the root of a navigation stack cannot be popped"
+    case .notOnStack(let id): "\(id) is not on the stack"
+    case .emptyStack: "the navigation stack is empty"
+    case .tabIndexOutOfRange(let index, let count): "tab index \(index) is outside 0..<\(count)"
+    case .viewHierarchyCycle: "the view would become its own ancestor"
+    case .foreignView: "the view belongs to a controller that is not a child of this container"
+    case .tornDown(let id): "\(id) was torn down"
+    case .awaitingOwnTransaction(let id): "awaiting transaction \(id) from inside the transaction it is queued behind would never finish"
+    case .interactiveTransitionInProgress: "an interactive transition is already running"
+    case .noInteractiveTransition: "no interactive transition is running"
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import Synchronization
+
+/// The runtime's state for one controller: its links, view, appearance state,
+/// transaction queue and event streams.
+///
+/// A controller stores exactly one, created in its initialiser:
+/// `nonisolated let node = ControllerNode(name: "Profile")`.
+///
+/// Isolation: the node is not an actor. Its links and appearance state are
+/// guarded by the process-wide link lock (CONCURRENCY.md, "The link lock") so
+/// that any actor can read a consistent picture of several controllers at
+/// once; its transaction queue and broadcasters have their own small locks.
+/// Reading a property is synchronous and never suspends.
+public final class ControllerNode: @unchecked Sendable {
+  /// Stable identity, unique in the process.
+  public let id: ControllerID
+  /// Debug name, used in event paths and diagnostics.
+  public let name: String
+
+  let queue: TransactionQueue
+  let events: Broadcaster<LifecycleEvent>
+
+  // MARK: Guarded by TreeLock
+  weak var _parent: (any ViewController)?
+  var _children: [any ViewController] = []
+  var _view: View?
+  var _viewLoad: ViewLoadState = .notLoaded
+  var _appearance = AppearanceMachine()
+  var _isMovingToParent = false
+  var _isMovingFromParent = false
+  /// Set while a move between containers has removed this controller from
+  /// its old parent and not yet added it to the new one.
+  var _reservation: UInt64?
+  var _isTornDown = false
+  var _environment: ContainmentEnvironment?
+  var _treeEvents: Broadcaster<LifecycleEvent>?
+  var _preferredContentSize = Size.zero
+  /// Set while the controller is a window's root.
+  weak var _window: Window?
+
+  enum ViewLoadState {
+    case notLoaded
+    case loading([UnsafeContinuation<View, Never>])
+    case loaded
+  }
+
+  /// Creates the state for one controller. `name` appears in event paths;
+  /// defaults to "controller".
+  public init(name: String = "controller") {
+    let id = ControllerID.next()
+    self.id = id
+    self.name = name
+    self.queue = TransactionQueue(label: "\(name)\(id)")
+    self.events = ControllerNode.makeBroadcaster(id: id, name: name)
+  }
+
+  deinit {
+    let final = LifecycleEvent(
+      controller: id, name: name, path: name, sequenceNumber: -1, transaction: nil,
+      timestamp: .zero, kind: .terminated)
+    events.finish(final: final)
+    _treeEvents?.finish(final: final)
+  }
+
+  static func makeBroadcaster(id: ControllerID, name: String) -> Broadcaster<LifecycleEvent> {
+    Broadcaster(
+      lostMarker: { count in
+        LifecycleEvent(
+          controller: id, name: name, path: name, sequenceNumber: -1, transaction: nil,
+          timestamp: .zero, kind: .eventsLost(count: count))
+      },
+      laggedMarker: {
+        LifecycleEvent(
+          controller: id, name: name, path: name, sequenceNumber: -1, transaction: nil,
+          timestamp: .zero, kind: .lagged)
+      })
+  }
+
+  // MARK: Reading
+
+  /// The parent, or nil. Never keeps the parent alive.
+  public var parent: (any ViewController)? { TreeLock.withLock { _parent } }
+  /// The children, in order.
+  public var children: [any ViewController] { TreeLock.withLock { _children } }
+  /// The root view if it was loaded, without loading it.
+  public var viewIfLoaded: View? { TreeLock.withLock { _view } }
+  /// Whether the root view was loaded.
+  public var isViewLoaded: Bool { TreeLock.withLock { _view != nil } }
+  /// The current appearance state (SPEC §3).
+  public var appearanceState: AppearanceState { TreeLock.withLock { _appearance.state } }
+  /// True during the appearance hooks caused by being added to a parent (SPEC A5).
+  public var isMovingToParent: Bool { TreeLock.withLock { _isMovingToParent } }
+  /// True during the appearance hooks caused by being removed from a parent (SPEC A5).
+  public var isMovingFromParent: Bool { TreeLock.withLock { _isMovingFromParent } }
+  /// Whether the controller's tree was torn down (SPEC §8, last case).
+  public var isTornDown: Bool { TreeLock.withLock { _isTornDown } }
+
+  /// The environment (clock) of this controller: its own if set, else the
+  /// nearest ancestor's, else its window's, else ``ContainmentEnvironment/default``.
+  public var environment: ContainmentEnvironment {
+    get { TreeLock.withLock { _resolvedEnvironment() } }
+    set { TreeLock.withLock { _environment = newValue } }
+  }
+
+  /// The size this controller would like its container to give it. Setting it
+  /// tells the parent through `preferredContentSizeDidChange(forChild:)`
+  /// (SPEC D2); use ``ViewController/setPreferredContentSize(_:)`` to await that.
+  public var preferredContentSize: Size { TreeLock.withLock { _preferredContentSize } }
+
+  // MARK: Lock-held helpers (call only inside TreeLock.withLock)
+
+  func _resolvedEnvironment() -> ContainmentEnvironment {
+    var node: ControllerNode? = self
+    while let current = node {
+      if let environment = current._environment { return environment }
+      if let window = current._window { return window._environment }
+      node = current._parent?.node
+    }
+    return .default
+  }
+
+  /// The root of this controller's tree (itself if it has no parent).
+  func _root() -> ControllerNode {
+    var node = self
+    while let parent = node._parent?.node { node = parent }
+    return node
+  }
+
+  /// Names from the root down to this controller, joined by "/".
+  func _path() -> String {
+    var names = [name]
+    var node = self
+    while let parent = node._parent?.node {
+      names.append(parent.name)
+      node = parent
+    }
+    return names.reversed().joined(separator: "/")
+  }
+
+  /// True if `self` is `other` or one of its ancestors.
+  func _isAncestorOrSelf(of other: ControllerNode) -> Bool {
+    var node: ControllerNode? = other
+    while let current = node {
+      if current === self { return true }
+      node = current._parent?.node
+    }
+    return false
+  }
+
+  /// The window this controller's tree is shown in, if its root is a window's root.
+  func _hostingWindow() -> Window? { _root()._window }
+}

@@ -1,0 +1,51 @@
+extension ControllerNode {
+  /// Emits one event on this controller's stream and on the tree-wide streams
+  /// of itself and every ancestor that has subscribers (SPEC E1–E3).
+  ///
+  /// Called after the link lock is released; the broadcasters have their own
+  /// short locks and never block on a subscriber.
+  func emit(_ kind: LifecycleEvent.Kind, transaction: TransactionID?) {
+    let (path, environment, treeStreams) = TreeLock.withLock {
+      () -> (String, ContainmentEnvironment, [Broadcaster<LifecycleEvent>]) in
+      var names: [String] = []
+      var streams: [Broadcaster<LifecycleEvent>] = []
+      var environment: ContainmentEnvironment?
+      var node: ControllerNode? = self
+      while let current = node {
+        names.append(current.name)
+        if let stream = current._treeEvents { streams.append(stream) }
+        if environment == nil { environment = current._environment ?? current._window?._environment }
+        node = current._parent?.node
+      }
+      return (names.reversed().joined(separator: "/"), environment ?? .default, streams)
+    }
+    let timestamp = environment.elapsed()
+    let id = self.id
+    let name = self.name
+    events.yield { sequenceNumber in
+      LifecycleEvent(
+        controller: id, name: name, path: path, sequenceNumber: sequenceNumber,
+        transaction: transaction, timestamp: timestamp, kind: kind)
+    }
+    for stream in treeStreams {
+      stream.yield { sequenceNumber in
+        LifecycleEvent(
+          controller: id, name: name, path: path, sequenceNumber: sequenceNumber,
+          transaction: transaction, timestamp: timestamp, kind: kind)
+      }
+    }
+  }
+}
+
+extension ControllerNode {
+  /// Ends the controller's streams: each subscriber gets one `terminated`
+  /// event, then its sequence finishes; later subscribers get it at once.
+  func finishStreams() {
+    let (path, tree) = TreeLock.withLock { (_path(), _treeEvents) }
+    let final = LifecycleEvent(
+      controller: id, name: name, path: path, sequenceNumber: -1, transaction: nil,
+      timestamp: .zero, kind: .terminated)
+    events.finish(final: final)
+    tree?.finish(final: final)
+  }
+}

@@ -1,0 +1,72 @@
+/// One thing that happened to a controller, as seen on its event stream and on
+/// the tree-wide streams of its ancestors (SPEC §7).
+public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// What happened.
+  public enum Kind: Sendable, Hashable, Codable {
+    /// First element of every subscription: the state at that instant (SPEC E5).
+    case subscribed(state: AppearanceState, parent: ControllerID?)
+    case viewDidLoad
+    case viewWillAppear(animated: Bool)
+    case viewIsAppearing(animated: Bool)
+    case viewDidAppear(animated: Bool)
+    case viewWillDisappear(animated: Bool)
+    case viewDidDisappear(animated: Bool)
+    case willMove(toParent: ControllerID?)
+    case didMove(toParent: ControllerID?)
+    case traitCollectionDidChange(TraitCollection)
+    /// A child was linked to this controller (emitted on the parent).
+    case childAdded(ControllerID)
+    /// A child was unlinked from this controller (emitted on the parent).
+    case childRemoved(ControllerID)
+    /// A transition between two children began (emitted on the container).
+    case transitionBegan(from: ControllerID?, to: ControllerID?)
+    /// A transition between two children ended (emitted on the container).
+    case transitionEnded(from: ControllerID?, to: ControllerID?, outcome: TransitionOutcome)
+    /// A coalesced appearance batch committed (emitted on the container).
+    case batchCommitted(disappearing: [ControllerID], appearing: [ControllerID])
+    /// An unbalanced appearance call was ignored or clamped (SPEC A4).
+    case unbalancedAppearanceTransition(UnbalancedAppearanceTransition)
+    /// This subscriber fell behind and lost exactly `count` events here (SPEC E4).
+    case eventsLost(count: Int)
+    /// This subscriber fell behind and was disconnected; the stream ends (SPEC E4).
+    case lagged
+    /// The controller was released or torn down; the stream ends (SPEC E6).
+    case terminated
+  }
+
+  /// The controller the event is about.
+  public var controller: ControllerID
+  /// Its debug name.
+  public var name: String
+  /// Its path from the root of its tree at emission time, names joined by "/".
+  public var path: String
+  /// Position in the stream it was delivered on: contiguous per stream; a gap
+  /// is always announced by an `eventsLost` marker. Markers and the
+  /// `subscribed` snapshot carry -1.
+  public var sequenceNumber: Int
+  /// The transaction that caused it, if any. Every event of one transaction
+  /// carries the same id (SPEC E3, A7).
+  public var transaction: TransactionID?
+  /// When, on the tree's injected clock: time since its environment was made.
+  public var timestamp: Duration
+  /// What happened.
+  public var kind: Kind
+
+  public init(
+    controller: ControllerID, name: String, path: String, sequenceNumber: Int,
+    transaction: TransactionID?, timestamp: Duration, kind: Kind
+  ) {
+    self.controller = controller
+    self.name = name
+    self.path = path
+    self.sequenceNumber = sequenceNumber
+    self.transaction = transaction
+    self.timestamp = timestamp
+    self.kind = kind
+  }
+
+  public var description: String {
+    let tx = transaction.map { " \($0)" } ?? ""
+    return "[\(sequenceNumber)] \(path) \(kind)\(tx)"
+  }
+}

@@ -1,0 +1,102 @@
+/// Runs requests as transactions on a governor's queue, choosing how by
+/// where the request comes from (CONCURRENCY.md, "Transactions"):
+///
+/// 1. From outside any transaction: wait for the queue in FIFO order
+///    (cancellable while waiting, SPEC R3), run, return the outcome.
+/// 2. From the body of the transaction that holds this very queue (not from
+///    one of its hooks): it is part of that transaction; run inline.
+/// 3. From a hook of a transaction holding this queue: queue it behind
+///    (SPEC R2, N6) and return a pending handle.
+/// 4. From a hook of a transaction on a descendant of this governor: defer it
+///    until that transaction has released its queue, then dispatch as in 5.
+/// 5. From inside any other transaction: run it at once if the queue is free,
+///    else queue it and return a pending handle.
+///
+/// A task inside a transaction therefore never *waits* for a queue, and only
+/// tasks holding no queue ever wait: no cycle of waits, no deadlock.
+enum Transaction {
+  typealias Body<Value> = @Sendable (TransactionContext) async throws -> Value
+
+  /// Runs `body` as a transaction on `governor`'s queue; see the type's rules.
+  /// From outside a transaction, throws the body's error; otherwise errors are
+  /// reported through the returned handle.
+  @discardableResult
+  static func perform<Value: Sendable>(
+    on governor: Governor,
+    _ body: @escaping Body<Value>
+  ) async throws -> TransactionHandle<Value> {
+    let chain = TransactionContext.current?.runningChain() ?? []
+    guard let innermost = chain.first else {
+      try await governor.queue.acquire()
+      let handle = TransactionHandle<Value>(id: .next(), queuedBehind: [])
+      await run(body, on: governor, handle: handle, outer: TransactionContext.current)
+      if case .failure(let error)? = handle.result { throw error }
+      return handle
+    }
+    if !innermost.inHook, innermost.governor.queue === governor.queue {
+      let result = await Result(catching: { try await body(innermost) })
+      if case .failure(let error) = result { throw error }
+      return .completed(id: innermost.id, result)
+    }
+    let handle = TransactionHandle<Value>(id: .next(), queuedBehind: chain.map(\.id))
+    await dispatch(body, on: governor, handle: handle, chain: chain)
+    return handle
+  }
+
+  /// Non-blocking dispatch (rules 3–5). Never waits for a queue.
+  static func dispatch<Value: Sendable>(
+    _ body: @escaping Body<Value>,
+    on governor: Governor,
+    handle: TransactionHandle<Value>,
+    chain: [TransactionContext]
+  ) async {
+    let queue = governor.queue
+    if chain.contains(where: { $0.governor.queue === queue }) {
+      await queue.post { await run(body, on: governor, handle: handle, outer: TransactionContext.current, releasing: false) }
+      return
+    }
+    let below = TreeLock.withLock { chain.first { governor._isAncestorOrSelf(of: $0.governor) } }
+    if let below {
+      below.deferUntilEnd {
+        let chain = TransactionContext.current?.runningChain() ?? []
+        await dispatch(body, on: governor, handle: handle, chain: chain)
+      }
+      return
+    }
+    if queue.tryAcquire() {
+      await run(body, on: governor, handle: handle, outer: TransactionContext.current)
+    } else {
+      await queue.post { await run(body, on: governor, handle: handle, outer: TransactionContext.current, releasing: false) }
+    }
+  }
+
+  /// Runs one transaction on a queue the caller already holds, completes the
+  /// handle, releases the queue (draining queued jobs) unless it runs as one
+  /// of those jobs (`releasing: false`: the draining task releases), and
+  /// dispatches what the transaction deferred.
+  static func run<Value: Sendable>(
+    _ body: @escaping Body<Value>,
+    on governor: Governor,
+    handle: TransactionHandle<Value>,
+    outer: TransactionContext?,
+    releasing: Bool = true
+  ) async {
+    let queue = governor.queue
+    queue.setCurrent(handle.id)
+    let context = TransactionContext(id: handle.id, governor: governor, outer: outer)
+    let result = await TransactionContext.$current.withValue(context) {
+      await Result(catching: { try await body(context) })
+    }
+    let deferred = context.takeDeferred()
+    handle.complete(result)
+    queue.setCurrent(nil)
+    if releasing { await queue.release() }
+    for dispatch in deferred { await dispatch() }
+  }
+}
+
+extension Result where Failure == any Error {
+  init(catching body: () async throws -> Success) async {
+    do { self = .success(try await body()) } catch { self = .failure(error) }
+  }
+}

@@ -1,0 +1,106 @@
+/// The outcome of one request to a container (SPEC R2).
+///
+/// A request made from outside any transaction has completed by the time its
+/// verb returns, so its handle is already complete (and errors were thrown by
+/// the verb itself). A request made from inside a hook is queued and the verb
+/// returns at once: its handle completes later, and the controller's event
+/// stream shows the effect.
+///
+/// Awaiting ``value`` from inside the transaction that the request is queued
+/// behind would wait forever; it throws
+/// ``ContainmentError/awaitingOwnTransaction(_:)`` instead.
+public final class TransactionHandle<Value: Sendable>: Sendable {
+  /// The request's transaction id (its events carry it). A request that ran
+  /// as part of the calling transaction shares that transaction's id.
+  public let id: TransactionID
+  /// Ids of the transactions that were running in the requesting task when
+  /// the request was queued: awaiting from inside any of them is refused.
+  let queuedBehind: [TransactionID]
+
+  private struct State {
+    var result: Result<Value, any Error>?
+    var waiters: [Int: UnsafeContinuation<Result<Value, any Error>, Never>] = [:]
+    var nextWaiter = 0
+    var cancelledWaiters: Set<Int> = []
+  }
+  private let state = Locked(State())
+
+  init(id: TransactionID, queuedBehind: [TransactionID]) {
+    self.id = id
+    self.queuedBehind = queuedBehind
+  }
+
+  static func completed(id: TransactionID, _ result: Result<Value, any Error>) -> TransactionHandle {
+    let handle = TransactionHandle(id: id, queuedBehind: [])
+    handle.complete(result)
+    return handle
+  }
+
+  /// Whether the request has finished (successfully or not).
+  public var isComplete: Bool { state.withLock { $0.result != nil } }
+
+  /// The outcome, if finished.
+  public var result: Result<Value, any Error>? { state.withLock { $0.result } }
+
+  /// Waits for the outcome and returns it, or throws its error.
+  ///
+  /// Cancellation: cancelling the awaiting task stops the wait with
+  /// `CancellationError`; the request itself still runs.
+  /// Throws ``ContainmentError/awaitingOwnTransaction(_:)`` when called from
+  /// inside a transaction the request is queued behind.
+  public var value: Value {
+    get async throws {
+      if let result = self.result { return try result.get() }
+      if let context = TransactionContext.current,
+        let blocking = context.runningChain().first(where: { queuedBehind.contains($0.id) })
+      {
+        throw ContainmentError.awaitingOwnTransaction(blocking.id)
+      }
+      return try await wait(cancellable: true).get()
+    }
+  }
+
+  /// Waits ignoring cancellation: for steps the runtime has committed to.
+  func waitUncancellable() async -> Result<Value, any Error> {
+    await wait(cancellable: false)
+  }
+
+  private func wait(cancellable: Bool) async -> Result<Value, any Error> {
+    let id = state.withLock { state -> Int in
+      state.nextWaiter += 1
+      return state.nextWaiter
+    }
+    let body = {
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, any Error>, Never>) in
+        let ready = self.state.withLock { state -> Result<Value, any Error>? in
+          if let result = state.result { return result }
+          if state.cancelledWaiters.remove(id) != nil { return .failure(CancellationError()) }
+          state.waiters[id] = continuation
+          return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    }
+    guard cancellable else { return await body() }
+    return await withTaskCancellationHandler {
+      await body()
+    } onCancel: {
+      let continuation = state.withLock { state -> UnsafeContinuation<Result<Value, any Error>, Never>? in
+        if let continuation = state.waiters.removeValue(forKey: id) { return continuation }
+        if state.result == nil { state.cancelledWaiters.insert(id) }
+        return nil
+      }
+      continuation?.resume(returning: .failure(CancellationError()))
+    }
+  }
+
+  func complete(_ result: Result<Value, any Error>) {
+    let waiters = state.withLock { state -> [UnsafeContinuation<Result<Value, any Error>, Never>] in
+      guard state.result == nil else { return [] }
+      state.result = result
+      defer { state.waiters.removeAll() }
+      return Array(state.waiters.values)
+    }
+    for waiter in waiters { waiter.resume(returning: result) }
+  }
+}

@@ -1,0 +1,97 @@
+/// One container's FIFO queue of transactions (SPEC R1).
+///
+/// - Ordering: requests take their place synchronously, at the moment they are
+///   made, and run strictly one at a time in that order, even across `await`s.
+/// - Waiting: only tasks *outside* any transaction wait here (`acquire()`); a
+///   request made from inside a transaction is either run inline or posted as
+///   a job (see `TransactionContext`), so no transaction ever waits on a queue
+///   and no cycle of waits can form.
+/// - Cancellation: a waiter cancelled before its turn leaves with
+///   `CancellationError` and changes nothing (SPEC R3), whether the
+///   cancellation arrives before or after it registered.
+/// - Continuations are resumed only after the lock is released.
+final class TransactionQueue: Sendable {
+  typealias Job = @Sendable () async -> Void
+  private typealias Machine = TransactionQueueStateMachine<UnsafeContinuation<Void, any Error>, Job>
+
+  private struct State {
+    var machine = Machine()
+    /// The transaction currently running, if any: lets a task-local context
+    /// tell whether it still owns this queue.
+    var current: TransactionID?
+  }
+
+  private let state = Locked(State())
+
+  /// The owner's debug label, for watchdog reports.
+  let label: String
+
+  init(label: String) { self.label = label }
+
+  /// The transaction currently holding the queue.
+  var currentTransaction: TransactionID? { state.withLock { $0.current } }
+
+  var isHeld: Bool { state.withLock { $0.machine.isHeld } }
+
+  var pendingCount: Int { state.withLock { $0.machine.pendingCount } }
+
+  func setCurrent(_ id: TransactionID?) {
+    state.withLock { $0.current = id }
+  }
+
+  /// True if `id` is the transaction holding this queue right now.
+  func isCurrent(_ id: TransactionID) -> Bool { state.withLock { $0.current == id } }
+
+  /// Waits for this queue in FIFO order. On return the caller holds it and
+  /// must call `release()`. Throws `CancellationError` if the task is cancelled
+  /// before its turn; then nothing was taken.
+  func acquire() async throws {
+    let id = state.withLock { $0.machine.makeWaiterID() }
+    try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+        let action = state.withLock { $0.machine.acquire(id: id, continuation: continuation) }
+        switch action {
+        case .granted: continuation.resume()
+        case .suspended: break
+        case .cancelled: continuation.resume(throwing: CancellationError())
+        }
+      }
+    } onCancel: {
+      let continuation = state.withLock { $0.machine.cancel(id: id) }
+      continuation?.resume(throwing: CancellationError())
+    }
+  }
+
+  /// Takes the queue if it is free, without waiting.
+  func tryAcquire() -> Bool {
+    state.withLock { $0.machine.tryAcquire() }
+  }
+
+  /// Appends a job behind everything already queued. If the queue was free,
+  /// the caller now holds it and this call drains it before returning.
+  func post(_ job: @escaping Job) async {
+    let action = state.withLock { $0.machine.post(job) }
+    if case .drainNow = action { await release() }
+  }
+
+  /// Gives the queue up: first runs, in this task and in order, every job
+  /// queued ahead of the next waiting task, then hands the queue to that task
+  /// (or leaves it free).
+  func release() async {
+    while true {
+      let action = state.withLock { state -> Machine.ReleaseAction in
+        state.current = nil
+        return state.machine.release()
+      }
+      switch action {
+      case .run(let job):
+        await job()
+      case .handOff(let continuation):
+        continuation.resume()
+        return
+      case .idle:
+        return
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+extension View {
+  /// Adds `subview` as the frontmost subview (removing it from its current
+  /// superview first). If this moves controllers' root views into or out of a
+  /// window, their appearance hooks run, with automatic forwarding to their
+  /// installed children (SPEC A1): will-hooks, then `viewIsAppearing`, then
+  /// did-hooks, before this call returns.
+  ///
+  /// Runs as a transaction of the container whose view hierarchy this view
+  /// belongs to (or of the window, for the window's own view): serialized
+  /// with that container's other requests, with the waiting, cancellation and
+  /// nesting rules of ``ViewController/addChild(_:)``.
+  ///
+  /// Throws ``ContainmentError/viewHierarchyCycle`` if `subview` is this view
+  /// or one of its ancestors, ``ContainmentError/foreignView`` if `subview`
+  /// holds the root view of a controller that is not a child of that container
+  /// (a child's root view is in its parent's hierarchy only while it is a
+  /// child, SPEC §2), ``ContainmentError/tornDown(_:)`` after teardown; then
+  /// nothing changed.
+  public func addSubview(_ subview: View) async throws {
+    try await insertSubview(subview, at: nil)
+  }
+
+  /// Like ``addSubview(_:)``, at `index` in ``subviews`` (clamped).
+  public func insertSubview(_ subview: View, at index: Int?) async throws {
+    guard let governor = TreeLock.withLock({ _governor() ?? subview._superview?._governor() }) else {
+      try TreeLock.withLock {
+        try _validateInsert(subview, governor: nil)
+        _link(subview, at: index)
+      }
+      return
+    }
+    try await Transaction.perform(on: governor) { context in
+      var pass = AppearancePass(animated: false)
+      try TreeLock.withLock {
+        try self._validateInsert(subview, governor: governor)
+        let wasInWindow = subview._window() != nil
+        let willBeInWindow = self._window() != nil
+        if wasInWindow != willBeInWindow {
+          pass._begin(AppearancePass._forwardingTargets(in: subview), isAppearing: willBeInWindow)
+        }
+        self._link(subview, at: index)
+      }
+      await pass.deliverAll(in: context)
+    }
+  }
+
+  /// Removes this view from its superview. Controllers whose root views leave
+  /// a window disappear (will-hooks, then did-hooks) before this returns.
+  /// A transaction of the container that owns the superview; no-op without a
+  /// superview.
+  public func removeFromSuperview() async throws {
+    guard let governor = TreeLock.withLock({ _superview?._governor() }) else {
+      TreeLock.withLock { _unlink() }
+      return
+    }
+    try await Transaction.perform(on: governor) { context in
+      var pass = AppearancePass(animated: false)
+      TreeLock.withLock {
+        guard self._superview != nil else { return }
+        if self._window() != nil {
+          pass._begin(AppearancePass._forwardingTargets(in: self), isAppearing: false)
+        }
+        self._unlink()
+      }
+      await pass.deliverAll(in: context)
+    }
+  }
+
+  /// Under the link lock: who serializes changes below this view.
+  func _governor() -> Governor? {
+    if let controller = _governingController() { return .controller(controller) }
+    if let window = _window() { return .window(window) }
+    return nil
+  }
+
+  func _validateInsert(_ subview: View, governor: Governor?) throws {
+    if subview._isAncestorOrSelf(of: self) { throw ContainmentError.viewHierarchyCycle }
+    let owned = subview._topOwnedViews()
+    guard !owned.isEmpty else { return }
+    for (_, controller) in owned {
+      if controller.node._isTornDown { throw ContainmentError.tornDown(controller.node.id) }
+      switch governor {
+      case .controller(let container)?:
+        if container.node._isTornDown { throw ContainmentError.tornDown(container.node.id) }
+        guard controller.node._parent === container else { throw ContainmentError.foreignView }
+      case .window(let window)?:
+        guard window._rootViewController === controller else { throw ContainmentError.foreignView }
+      case nil:
+        // A detached view may hold a controller's view only while being built
+        // by that controller's parent; it is checked again when attached.
+        break
+      }
+    }
+    if let oldGovernor = subview._superview?._governor(), let governor, !oldGovernor.isSame(as: governor) {
+      throw ContainmentError.foreignView
+    }
+  }
+}
+
+extension Governor {
+  func isSame(as other: Governor) -> Bool { queue === other.queue }
+}

@@ -1,0 +1,153 @@
+/// A headless view: a frame in its superview's coordinates, a list of
+/// subviews, membership in a window, and a small set of layout constraints
+/// (SPEC §1).
+///
+/// Isolation: a view is shared by the controllers of one tree, so it is not
+/// owned by any one actor. Its links and geometry are guarded by the
+/// process-wide link lock; every property read or write is a short,
+/// synchronous critical section, safe from any task. Changes that move views
+/// in or out of a window (and so cause appearance hooks) are `async`: they run
+/// as a transaction of the container that owns the superview (see
+/// ``addSubview(_:)``).
+public final class View: @unchecked Sendable, CustomStringConvertible {
+  /// Debug label.
+  public let label: String
+
+  // MARK: Guarded by TreeLock
+  var _frame: Rect
+  weak var _superview: View?
+  var _subviews: [View] = []
+  /// Set on a window's own root view.
+  weak var _hostWindow: Window?
+  /// The controller whose root view this is.
+  weak var _owner: (any ViewController)?
+  var _constraints: [LayoutConstraint<ObjectIdentifier>] = []
+  var _isHidden = false
+
+  /// Creates a detached view.
+  public init(frame: Rect = .zero, label: String = "view") {
+    self._frame = frame
+    self.label = label
+  }
+
+  public var description: String { "View(\(label), \(frame))" }
+
+  /// The frame, in the superview's coordinate space.
+  public var frame: Rect {
+    get { TreeLock.withLock { _frame } }
+    set { TreeLock.withLock { _frame = newValue } }
+  }
+
+  /// The view's own coordinate space: origin zero, the frame's size.
+  public var bounds: Rect {
+    TreeLock.withLock { Rect(x: 0, y: 0, width: _frame.width, height: _frame.height) }
+  }
+
+  /// Whether the view is hidden. Hiding does not cause appearance hooks.
+  public var isHidden: Bool {
+    get { TreeLock.withLock { _isHidden } }
+    set { TreeLock.withLock { _isHidden = newValue } }
+  }
+
+  /// The superview, or nil. Never keeps the superview alive.
+  public var superview: View? { TreeLock.withLock { _superview } }
+
+  /// The subviews, back to front.
+  public var subviews: [View] { TreeLock.withLock { _subviews } }
+
+  /// The window this view is in, or nil when it is off screen.
+  public var window: Window? { TreeLock.withLock { _window() } }
+
+  /// True if `self` is `view` or one of its ancestors.
+  public func isAncestor(of view: View) -> Bool { TreeLock.withLock { _isAncestorOrSelf(of: view) } }
+
+  // MARK: Constraints
+
+  /// The constraints installed on this view (each relates views of its subtree).
+  public var constraints: [LayoutConstraint<ObjectIdentifier>] { TreeLock.withLock { _constraints } }
+
+  /// Installs constraints; they take effect at the next ``layoutIfNeeded()``.
+  public func addConstraints(_ constraints: [LayoutConstraint<ObjectIdentifier>]) {
+    TreeLock.withLock { _constraints.append(contentsOf: constraints) }
+  }
+
+  /// Removes every constraint installed on this view.
+  public func removeAllConstraints() {
+    TreeLock.withLock { _constraints.removeAll() }
+  }
+
+  /// Resolves the constraints installed in this view's subtree and assigns the
+  /// resulting frames. Synchronous; the view's own frame is fixed input.
+  /// Returns the constraints that could not be satisfied.
+  @discardableResult
+  public func layoutIfNeeded() -> [LayoutConstraint<ObjectIdentifier>] {
+    TreeLock.withLock {
+      var nodes: [ObjectIdentifier: LayoutSolver<ObjectIdentifier>.Node] = [:]
+      var constraints: [LayoutConstraint<ObjectIdentifier>] = []
+      var byID: [ObjectIdentifier: View] = [:]
+      func visit(_ view: View, superview: View?) {
+        let id = ObjectIdentifier(view)
+        byID[id] = view
+        nodes[id] = .init(superview: superview.map(ObjectIdentifier.init), frame: view._frame)
+        constraints.append(contentsOf: view._constraints)
+        for subview in view._subviews { visit(subview, superview: view) }
+      }
+      visit(self, superview: nil)
+      let result = LayoutSolver<ObjectIdentifier>().solve(nodes: nodes, constraints: constraints)
+      for (id, frame) in result.frames where id != ObjectIdentifier(self) {
+        byID[id]?._frame = frame
+      }
+      return result.unsatisfied
+    }
+  }
+
+  // MARK: Lock-held helpers
+
+  func _window() -> Window? {
+    var view = self
+    while let superview = view._superview { view = superview }
+    return view._hostWindow
+  }
+
+  func _isAncestorOrSelf(of other: View) -> Bool {
+    var view: View? = other
+    while let current = view {
+      if current === self { return true }
+      view = current._superview
+    }
+    return false
+  }
+
+  /// The nearest controller whose root view is `self` or an ancestor of it.
+  func _governingController() -> (any ViewController)? {
+    var view: View? = self
+    while let current = view {
+      if let owner = current._owner { return owner }
+      view = current._superview
+    }
+    return nil
+  }
+
+  /// The topmost controller-owned views inside this subtree (self included),
+  /// in depth-first order; their own subtrees are not searched further.
+  func _topOwnedViews() -> [(View, any ViewController)] {
+    if let owner = _owner { return [(self, owner)] }
+    return _subviews.flatMap { $0._topOwnedViews() }
+  }
+
+  func _link(_ subview: View, at index: Int? = nil) {
+    if let old = subview._superview { old._subviews.removeAll { $0 === subview } }
+    subview._superview = self
+    if let index, index < _subviews.count {
+      _subviews.insert(subview, at: max(0, index))
+    } else {
+      _subviews.append(subview)
+    }
+  }
+
+  func _unlink() {
+    guard let superview = _superview else { return }
+    superview._subviews.removeAll { $0 === self }
+    _superview = nil
+  }
+}

@@ -1,0 +1,133 @@
+/// A headless window: the root of a tree that is on screen. It hosts one root
+/// controller, carries the trait environment (SPEC §1, D3) and the tree's
+/// ``ContainmentEnvironment`` (its clock).
+///
+/// Keep a reference to a window while it shows a tree: views refer to their
+/// window weakly (so that dropping both releases everything), and a window
+/// that is released takes its tree off screen without appearance hooks. To
+/// take a tree off screen in order, call ``setRootViewController(_:animated:)``
+/// with nil or ``tearDown()``.
+///
+/// Isolation: like ``View``, a window's state is guarded by the link lock;
+/// changes that cause hooks (`setRootViewController`, `setTraitCollection`,
+/// `tearDown`) run as transactions on the window's own FIFO queue.
+public final class Window: @unchecked Sendable {
+  /// The window's own view; the root controller's view is installed in it.
+  public let rootView: View
+  let queue = TransactionQueue(label: "window")
+
+  // MARK: Guarded by TreeLock
+  var _environment: ContainmentEnvironment
+  var _traits: TraitCollection
+  var _rootViewController: (any ViewController)?
+  var _isTornDown = false
+
+  /// Creates a window of the given size and traits, whose tree takes its
+  /// clock from `environment`.
+  public init(
+    frame: Rect = Rect(x: 0, y: 0, width: 1024, height: 768),
+    traits: TraitCollection = TraitCollection(),
+    environment: ContainmentEnvironment = .default
+  ) {
+    self.rootView = View(frame: frame, label: "window")
+    self._environment = environment
+    self._traits = traits
+    TreeLock.withLock { rootView._hostWindow = self }
+  }
+
+  /// The controller shown in the window, if any.
+  public var rootViewController: (any ViewController)? { TreeLock.withLock { _rootViewController } }
+
+  /// The current traits.
+  public var traitCollection: TraitCollection { TreeLock.withLock { _traits } }
+
+  /// The environment (clock) of the hosted tree.
+  public var environment: ContainmentEnvironment { TreeLock.withLock { _environment } }
+
+  /// Shows `controller` as the window's root: loads its view if needed, sizes
+  /// it to the window, installs it, and forwards appearance to it and to its
+  /// installed descendants (SPEC A1). A previous root disappears first.
+  ///
+  /// Runs as one transaction on the window's queue (FIFO; cancellable while
+  /// waiting). Throws ``ContainmentError/hasParent(_:)`` if `controller` is a
+  /// child of some container, ``ContainmentError/tornDown(_:)`` after teardown;
+  /// then nothing changes.
+  @discardableResult
+  public func setRootViewController(_ controller: (any ViewController)?, animated: Bool = false) async throws
+    -> TransactionHandle<Void>
+  {
+    try await Transaction.perform(on: .window(self)) { context in
+      try await self.replaceRoot(with: controller, animated: animated, context: context)
+    }
+  }
+
+  private func replaceRoot(with controller: (any ViewController)?, animated: Bool, context: TransactionContext) async throws {
+    let old: (any ViewController)? = try TreeLock.withLock {
+      if _isTornDown { throw ContainmentError.tornDown(controller?.node.id ?? ControllerID(rawValue: 0)) }
+      if let controller {
+        if controller.node._isTornDown { throw ContainmentError.tornDown(controller.node.id) }
+        if controller.node._parent != nil { throw ContainmentError.hasParent(controller.node.id) }
+        if let window = controller.node._window, window !== self { throw ContainmentError.alreadyInWindow(controller.node.id) }
+      }
+      return _rootViewController
+    }
+    if let old, old === controller { return }
+    if let old {
+      var pass = AppearancePass(animated: animated)
+      TreeLock.withLock {
+        if let view = old.node._view {
+          pass._begin(AppearancePass._forwardingTargets(in: view), isAppearing: false)
+          view._unlink()
+        }
+        old.node._window = nil
+        _rootViewController = nil
+      }
+      await pass.deliverAll(in: context)
+    }
+    guard let controller else { return }
+    let view = await controller.loadViewIfNeeded(in: context)
+    var pass = AppearancePass(animated: animated)
+    TreeLock.withLock {
+      controller.node._window = self
+      _rootViewController = controller
+      view._frame = Rect(x: 0, y: 0, width: rootView._frame.width, height: rootView._frame.height)
+      rootView._link(view)
+      pass._begin(AppearancePass._forwardingTargets(in: view), isAppearing: true)
+    }
+    await pass.deliverAll(in: context)
+  }
+
+  /// Changes the traits and tells every controller of the hosted tree, parent
+  /// first, children in order (SPEC D3). One transaction on the window's queue.
+  public func setTraitCollection(_ traits: TraitCollection) async throws {
+    try await Transaction.perform(on: .window(self)) { context in
+      let (previous, controllers) = TreeLock.withLock { () -> (TraitCollection, [any ViewController]) in
+        let previous = self._traits
+        self._traits = traits
+        guard let root = self._rootViewController else { return (previous, []) }
+        return (previous, Window._preorder(from: root))
+      }
+      guard previous != traits else { return }
+      for controller in controllers {
+        await controller.deliver(.traitCollectionDidChange(previous: previous, current: traits), in: context)
+      }
+    }
+  }
+
+  /// Removes the root controller (it disappears), marks the whole tree torn
+  /// down and ends every controller's event streams with `terminated`
+  /// (SPEC E6). Later requests on the window or on those controllers throw
+  /// ``ContainmentError/tornDown(_:)``.
+  public func tearDown() async throws {
+    let root = rootViewController
+    try await Transaction.perform(on: .window(self)) { context in
+      try await self.replaceRoot(with: nil, animated: false, context: context)
+      TreeLock.withLock { self._isTornDown = true }
+    }
+    if let root { await root.tearDown() }
+  }
+
+  static func _preorder(from controller: any ViewController) -> [any ViewController] {
+    [controller] + controller.node._children.flatMap { _preorder(from: $0) }
+  }
+}

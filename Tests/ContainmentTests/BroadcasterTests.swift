@@ -1,0 +1,476 @@
+import Synchronization
+import Testing
+
+@testable import Containment
+
+// No sleeps and no real time: a "slow" subscriber simply does not call next() yet, and the only
+// waiting done here is `waitForWaiters`, which spins on `Task.yield()` until the broadcaster
+// reports the expected number of subscribers suspended in next() (a deterministic handshake).
+
+private enum Event: Sendable, Hashable {
+  case value(Int)
+  case snapshot(Int)
+  case lost(Int)
+  case lagged
+  case final
+}
+
+private func makeBroadcaster() -> Broadcaster<Event> {
+  Broadcaster(lostMarker: { .lost($0) }, laggedMarker: { .lagged })
+}
+
+private func values(_ range: Range<Int>) -> [Event] {
+  range.map(Event.value)
+}
+
+extension Broadcaster<Event> {
+  /// Yields `count` elements, each `.value(sequenceNumber)`.
+  fileprivate func yieldValues(_ count: Int) {
+    for _ in 0..<count { yield { .value($0) } }
+  }
+}
+
+/// Reads exactly `count` elements (stopping early only at nil).
+private func take(_ count: Int, from iterator: inout BroadcastSequence<Event>.AsyncIterator) async -> [Event] {
+  var out: [Event] = []
+  for _ in 0..<count {
+    guard let element = await iterator.next() else { break }
+    out.append(element)
+  }
+  return out
+}
+
+/// Reads until nil.
+private func drain(_ iterator: inout BroadcastSequence<Event>.AsyncIterator) async -> [Event] {
+  var out: [Event] = []
+  while let element = await iterator.next() { out.append(element) }
+  return out
+}
+
+private func collectAll(_ sequence: BroadcastSequence<Event>) async -> [Event] {
+  var out: [Event] = []
+  for await element in sequence { out.append(element) }
+  return out
+}
+
+/// Deterministic handshake: returns once `count` subscribers are suspended in next().
+private func waitForWaiters(_ broadcaster: Broadcaster<Event>, _ count: Int) async {
+  while broadcaster.waitingSubscriberCount != count { await Task.yield() }
+}
+
+private final class Counter: Sendable {
+  let value = Atomic<Int>(0)
+}
+
+@Suite("Broadcaster", .timeLimit(.minutes(1)))
+struct BroadcasterTests {
+  // 1
+  @Test func everySubscriberReceivesEveryElementInYieldOrder() async {
+    let broadcaster = makeBroadcaster()
+    let sequences = (0..<4).map { _ in broadcaster.subscribe(policy: .default) { nil } }
+    #expect(broadcaster.subscriberCount == 4)
+
+    let results = await withTaskGroup(of: (Int, [Event]).self) { group in
+      for (index, sequence) in sequences.enumerated() {
+        group.addTask { (index, await collectAll(sequence)) }
+      }
+      group.addTask {
+        broadcaster.yieldValues(200)
+        broadcaster.finish(final: .final)
+        return (-1, [])
+      }
+      var results: [Int: [Event]] = [:]
+      for await (index, events) in group where index >= 0 { results[index] = events }
+      return results
+    }
+
+    let expected = values(0..<200) + [.final]
+    #expect(results.count == 4)
+    for index in 0..<4 { #expect(results[index] == expected) }
+    #expect(broadcaster.subscriberCount == 0)
+  }
+
+  // 2
+  @Test func keepNewestDropsOldestAndReportsExactLostCount() async {
+    let broadcaster = makeBroadcaster()
+    let slow = broadcaster.subscribe(policy: .keepNewest(3)) { nil }
+    let fast = broadcaster.subscribe(policy: .default) { nil }
+
+    let fastReceived = await withTaskGroup(of: [Event].self) { group in
+      group.addTask {
+        var iterator = fast.makeAsyncIterator()
+        return await take(10, from: &iterator)
+      }
+      group.addTask {
+        broadcaster.yieldValues(10)
+        return []
+      }
+      var fastReceived: [Event] = []
+      for await events in group where !events.isEmpty { fastReceived = events }
+      return fastReceived
+    }
+    #expect(fastReceived == values(0..<10))
+
+    var slowIterator = slow.makeAsyncIterator()
+    #expect(await take(4, from: &slowIterator) == [.lost(7), .value(7), .value(8), .value(9)])
+
+    // The lost count is per gap: only what was dropped since the last delivery.
+    broadcaster.yieldValues(5)  // 10...14, keeps 12...14
+    #expect(await take(4, from: &slowIterator) == [.lost(2), .value(12), .value(13), .value(14)])
+
+    broadcaster.finish(final: .final)
+    #expect(await drain(&slowIterator) == [.final])
+  }
+
+  // 3
+  @Test func disconnectOnLagYieldsOneLaggedMarkerThenEnds() async {
+    let broadcaster = makeBroadcaster()
+    let lagging = broadcaster.subscribe(policy: .disconnectOnLag(3)) { nil }
+    let other = broadcaster.subscribe(policy: .default) { nil }
+
+    broadcaster.yieldValues(3)
+    #expect(broadcaster.subscriberCount == 2)  // exactly at capacity: still live
+    broadcaster.yieldValues(1)
+    #expect(broadcaster.subscriberCount == 1)  // the 4th undelivered element disconnects it
+
+    var laggingIterator = lagging.makeAsyncIterator()
+    #expect(await drain(&laggingIterator) == [.lagged])
+    #expect(await laggingIterator.next() == nil)
+
+    broadcaster.yieldValues(1)
+    broadcaster.finish(final: .final)
+    #expect(await collectAll(other) == values(0..<5) + [.final])
+  }
+
+  // 4
+  @Test func initialSnapshotThenLiveEventsWithNoGap() async {
+    let broadcaster = makeBroadcaster()
+    let yielded = Counter()  // only touched inside `make` and `initial`, i.e. under the lock
+    let total = 2_000
+    let subscriberCount = 64
+
+    let sequences = await withTaskGroup(of: [BroadcastSequence<Event>].self) { group in
+      group.addTask {
+        for _ in 0..<total {
+          broadcaster.yield { number in
+            yielded.value.store(number + 1, ordering: .relaxed)
+            return .value(number)
+          }
+          await Task.yield()
+        }
+        return []
+      }
+      group.addTask {
+        var sequences: [BroadcastSequence<Event>] = []
+        for _ in 0..<subscriberCount {
+          sequences.append(
+            broadcaster.subscribe(policy: .keepNewest(total + 1)) {
+              .snapshot(yielded.value.load(ordering: .relaxed))
+            }
+          )
+          await Task.yield()
+        }
+        return sequences
+      }
+      var all: [BroadcastSequence<Event>] = []
+      for await sequences in group { all += sequences }
+      return all
+    }
+    #expect(sequences.count == subscriberCount)
+    broadcaster.finish(final: .final)
+
+    for sequence in sequences {
+      let received = await collectAll(sequence)
+      guard case .snapshot(let seen)? = received.first else {
+        Issue.record("first element is not the snapshot: \(String(describing: received.first))")
+        continue
+      }
+      #expect(received == [.snapshot(seen)] + values(seen..<total) + [.final])
+    }
+  }
+
+  // 5
+  @Test func finishDeliversFinalExactlyOnceThenNil() async {
+    let broadcaster = makeBroadcaster()
+    let waiting = broadcaster.subscribe(policy: .default) { nil }
+    let buffered = broadcaster.subscribe(policy: .default) { .snapshot(0) }
+    let pastCapacity = broadcaster.subscribe(policy: .keepNewest(1)) { nil }
+
+    let waitingReceived = await withTaskGroup(of: [Event].self) { group in
+      group.addTask {
+        var iterator = waiting.makeAsyncIterator()
+        let events = await drain(&iterator)
+        let afterEnd = await iterator.next()
+        return events + (afterEnd.map { [$0] } ?? [])
+      }
+      await waitForWaiters(broadcaster, 1)
+      broadcaster.yieldValues(1)
+      await waitForWaiters(broadcaster, 1)
+      broadcaster.yieldValues(1)
+      await waitForWaiters(broadcaster, 1)  // suspended in next() when finish arrives
+      broadcaster.finish(final: .final)
+      return await group.next()!
+    }
+    #expect(waitingReceived == [.value(0), .value(1), .final])
+    #expect(broadcaster.isFinished)
+    #expect(broadcaster.subscriberCount == 0)
+
+    // Ignored after finish: further finishes and yields (`make` is not even called).
+    broadcaster.finish(final: .value(-1))
+    var makeCalled = false
+    broadcaster.yield { number in
+      makeCalled = true
+      return .value(number)
+    }
+    #expect(!makeCalled)
+
+    var bufferedIterator = buffered.makeAsyncIterator()
+    #expect(await drain(&bufferedIterator) == [.snapshot(0), .value(0), .value(1), .final])
+    #expect(await bufferedIterator.next() == nil)
+
+    var pastCapacityIterator = pastCapacity.makeAsyncIterator()
+    #expect(await drain(&pastCapacityIterator) == [.lost(1), .value(1), .final])
+    #expect(await pastCapacityIterator.next() == nil)
+
+    // Subscribing after finish: [final] then nil, and `initial` is not called.
+    var initialCalled = false
+    let late = broadcaster.subscribe(policy: .default) {
+      initialCalled = true
+      return .snapshot(99)
+    }
+    #expect(!initialCalled)
+    var lateIterator = late.makeAsyncIterator()
+    #expect(await drain(&lateIterator) == [.final])
+    #expect(await lateIterator.next() == nil)
+    #expect(broadcaster.subscriberCount == 0)
+  }
+
+  // 6a
+  @Test func cancellingAWaitingConsumerEndsItsSubscription() async {
+    let broadcaster = makeBroadcaster()
+    let cancelled = broadcaster.subscribe(policy: .default) { nil }
+    let other = broadcaster.subscribe(policy: .default) { nil }
+
+    let cancelledReceived = await withTaskGroup(of: [Event].self) { group in
+      group.addTask {
+        var iterator = cancelled.makeAsyncIterator()
+        var events = await take(1, from: &iterator)
+        // The second next() is suspended when the cancellation arrives.
+        events += await drain(&iterator)
+        return events
+      }
+      await waitForWaiters(broadcaster, 1)
+      broadcaster.yieldValues(1)
+      await waitForWaiters(broadcaster, 1)
+      #expect(broadcaster.subscriberCount == 2)
+      group.cancelAll()
+      return await group.next()!
+    }
+    #expect(cancelledReceived == [.value(0)])
+    #expect(broadcaster.subscriberCount == 1)
+    #expect(broadcaster.waitingSubscriberCount == 0)
+
+    broadcaster.yieldValues(2)
+    broadcaster.finish(final: .final)
+    #expect(await collectAll(other) == values(0..<3) + [.final])
+  }
+
+  // 6b
+  @Test func droppingTheSequenceOrIteratorUnsubscribes() async {
+    let broadcaster = makeBroadcaster()
+    let kept = broadcaster.subscribe(policy: .default) { nil }
+
+    do {
+      let sequence = broadcaster.subscribe(policy: .default) { nil }
+      #expect(broadcaster.subscriberCount == 2)
+      broadcaster.yieldValues(2)
+      var iterator = sequence.makeAsyncIterator()
+      #expect(await take(1, from: &iterator) == [.value(0)])
+    }
+    #expect(broadcaster.subscriberCount == 1)
+
+    do {
+      _ = broadcaster.subscribe(policy: .default) { nil }  // never iterated
+    }
+    #expect(broadcaster.subscriberCount == 1)
+
+    broadcaster.yieldValues(1)
+    broadcaster.finish(final: .final)
+    #expect(await collectAll(kept) == values(0..<3) + [.final])
+  }
+
+  // 6c
+  @Test func aSecondIteratorOfTheSameSequenceEndsImmediately() async {
+    let broadcaster = makeBroadcaster()
+    let sequence = broadcaster.subscribe(policy: .default) { .snapshot(0) }
+    var first = sequence.makeAsyncIterator()
+    var second = sequence.makeAsyncIterator()
+    #expect(await second.next() == nil)
+    #expect(broadcaster.subscriberCount == 1)  // the subscription itself is unaffected
+
+    broadcaster.yieldValues(1)
+    broadcaster.finish(final: .final)
+    #expect(await drain(&first) == [.snapshot(0), .value(0), .final])
+  }
+
+  // 7
+  @Test func nextOnAnAlreadyCancelledTaskReturnsNilAtOnce() async {
+    let broadcaster = makeBroadcaster()
+    let empty = broadcaster.subscribe(policy: .default) { nil }
+    let nonEmpty = broadcaster.subscribe(policy: .default) { .snapshot(0) }
+    let other = broadcaster.subscribe(policy: .default) { nil }
+
+    let results = await withTaskGroup(of: [Event?].self) { group in
+      group.addTask {
+        withUnsafeCurrentTask { $0?.cancel() }
+        var emptyIterator = empty.makeAsyncIterator()
+        var nonEmptyIterator = nonEmpty.makeAsyncIterator()
+        return [await emptyIterator.next(), await nonEmptyIterator.next(), await emptyIterator.next()]
+      }
+      return await group.next()!
+    }
+    #expect(results == [nil, nil, nil])
+    #expect(broadcaster.subscriberCount == 1)
+
+    broadcaster.yieldValues(1)
+    broadcaster.finish(final: .final)
+    #expect(await collectAll(other) == [.value(0), .final])
+  }
+
+  // 7 (state machine level): a continuation registered after the cancellation handler ran fails.
+  @Test func lateContinuationRegistrationAfterCancellationFailsImmediately() async {
+    var machine = BroadcasterStateMachine<Event>()
+    let id = machine.subscribe(policy: .default) { nil }
+    guard case .suspend = machine.next(id: id) else {
+      Issue.record("expected the fast path to ask for suspension")
+      return
+    }
+    // onCancel runs between the fast path and the registration:
+    guard case .none = machine.cancel(id: id) else {
+      Issue.record("no continuation should be stored yet")
+      return
+    }
+    let result: Event? = await withUnsafeContinuation { continuation in
+      switch machine.nextSuspended(id: id, continuation: continuation) {
+      case .resume(.end):
+        continuation.resume(returning: nil)
+      case .none, .resume:
+        Issue.record("late registration must be refused with .end")
+        continuation.resume(returning: .lagged)
+      }
+    }
+    #expect(result == nil)
+    #expect(machine.liveSubscriberCount == 0)
+    #expect(machine.waitingSubscriberCount == 0)
+  }
+
+  // 8
+  @Test func batchYieldDeliversInOrder() async {
+    let broadcaster = makeBroadcaster()
+    let waiting = broadcaster.subscribe(policy: .keepNewest(2)) { nil }
+    let buffered = broadcaster.subscribe(policy: .default) { nil }
+    let small = broadcaster.subscribe(policy: .keepNewest(2)) { nil }
+
+    let waitingReceived = await withTaskGroup(of: [Event].self) { group in
+      group.addTask {
+        var iterator = waiting.makeAsyncIterator()
+        let first = await take(1, from: &iterator)  // handed directly, then returns
+        return first
+      }
+      await waitForWaiters(broadcaster, 1)
+      broadcaster.yield(contentsOf: values(0..<5))
+      return await group.next()!
+    }
+    #expect(waitingReceived == [.value(0)])
+
+    // The numbering continues after the batch.
+    var numbers: [Int] = []
+    broadcaster.yield { number in
+      numbers.append(number)
+      return .value(number)
+    }
+    #expect(numbers == [5])
+    broadcaster.yield(contentsOf: [])  // no-op
+    broadcaster.finish(final: .final)
+
+    var waitingIterator = waiting.makeAsyncIterator()  // second iterator: already claimed
+    #expect(await waitingIterator.next() == nil)
+    #expect(await collectAll(buffered) == values(0..<6) + [.final])
+    #expect(await collectAll(small) == [.lost(4), .value(4), .value(5), .final])
+  }
+
+  // 8 (waiting subscriber keeps the rest of the batch under its policy)
+  @Test func batchYieldHandsFirstToWaiterAndBuffersTheRest() async {
+    let broadcaster = makeBroadcaster()
+    let waiting = broadcaster.subscribe(policy: .keepNewest(2)) { nil }
+    let laggard = broadcaster.subscribe(policy: .disconnectOnLag(2)) { nil }
+
+    let received = await withTaskGroup(of: [Event].self) { group in
+      group.addTask {
+        var iterator = waiting.makeAsyncIterator()
+        let first = await take(1, from: &iterator)
+        return first + (await drain(&iterator))
+      }
+      await waitForWaiters(broadcaster, 1)
+      broadcaster.yield(contentsOf: values(0..<5))
+      #expect(broadcaster.subscriberCount == 1)  // the laggard overflowed inside the batch
+      broadcaster.finish(final: .final)
+      return await group.next()!
+    }
+    #expect(received == [.value(0), .lost(2), .value(3), .value(4), .final])
+    #expect(await collectAll(laggard) == [.lagged])
+  }
+
+  @Test func sequenceNumbersCountOnlyYieldedElements() async {
+    let broadcaster = makeBroadcaster()
+    var numbers: [Int] = []
+    let sequence = broadcaster.subscribe(policy: .keepNewest(1)) { .snapshot(0) }
+    for _ in 0..<3 {
+      broadcaster.yield { number in
+        numbers.append(number)
+        return .value(number)
+      }
+    }
+    broadcaster.yield(contentsOf: [.value(3), .value(4)])
+    broadcaster.yield { number in
+      numbers.append(number)
+      return .value(number)
+    }
+    #expect(numbers == [0, 1, 2, 5])
+    broadcaster.finish(final: .final)
+    #expect(await collectAll(sequence) == [.lost(6), .value(5), .final])
+  }
+
+  @Test func droppingTheBroadcasterEndsSubscribersAfterTheirBuffers() async {
+    var broadcaster: Broadcaster<Event>? = makeBroadcaster()
+    let sequence = broadcaster!.subscribe(policy: .default) { .snapshot(0) }
+    broadcaster!.yieldValues(2)
+    broadcaster = nil
+    #expect(await collectAll(sequence) == [.snapshot(0), .value(0), .value(1)])
+  }
+
+  @Test func ringBufferIsFIFOAcrossWrapAroundAndGrowth() {
+    var buffer = BroadcastBuffer<Int>()
+    var expected: [Int] = []
+    var next = 0
+    var popped: [Int] = []
+    // Interleave pushes and pops so head wraps around while the storage grows.
+    for round in 0..<50 {
+      for _ in 0..<(round % 7 + 1) {
+        buffer.append(next)
+        expected.append(next)
+        next += 1
+      }
+      for _ in 0..<(round % 5) {
+        if let value = buffer.popFirst() { popped.append(value) }
+      }
+      #expect(buffer.count == expected.count - popped.count)
+    }
+    while let value = buffer.popFirst() { popped.append(value) }
+    #expect(popped == expected)
+    #expect(buffer.isEmpty)
+    buffer.append(1)
+    buffer.removeAll()
+    #expect(buffer.popFirst() == nil)
+  }
+}

@@ -1,0 +1,182 @@
+import Testing
+@testable import Containment
+import ContainmentTestKit
+
+/// SPEC §2: containment verbs and their hook orders.
+@Suite(.timeLimit(.minutes(1)))
+struct ContainmentRulesTests {
+  @Test func addChildCallsWillMoveButNeverDidMove_C1() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), c = f.controller("C")
+    try await p.addChild(c)
+    #expect(f.log.take() == ["C.willMove(P)"])
+    #expect(names(p.children) == ["C"])
+    #expect(c.parent === p)
+    await c.didMove(toParent: p)
+    #expect(f.log.take() == ["C.didMove(P)"])
+  }
+
+  @Test func removeFromParentCallsDidMoveButNeverWillMove_C2() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), c = f.controller("C")
+    try await p.addChild(c)
+    _ = f.log.take()
+    try await c.removeFromParent()
+    #expect(f.log.take() == ["C.didMove(nil)"])
+    #expect(p.children.isEmpty)
+    #expect(c.parent == nil)
+  }
+
+  @Test func standardAddOnScreenOrdersHooks_C3() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), c = f.controller("C")
+    let window = try await f.onScreen(p)
+    try await p.addChild(c)
+    try await p.view.addSubview(await c.view)
+    await c.didMove(toParent: p)
+    #expect(f.log.take() == [
+      "C.willMove(P)", "C.viewDidLoad", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(P)",
+    ])
+    #expect(c.node.appearanceState == .appeared)
+    #expect(c.viewIfLoaded?.window === window)
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func standardRemoveOnScreenOrdersHooks_C4() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), c = f.controller("C")
+    let window = try await f.onScreen(p)
+    try await f.install(c, in: p)
+    await c.willMove(toParent: nil)
+    try await c.view.removeFromSuperview()
+    try await c.removeFromParent()
+    #expect(f.log.take() == ["C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)"])
+    #expect(c.node.appearanceState == .disappeared)
+    #expect(p.children.isEmpty)
+    #expect(window.rootViewController === p)
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func removeFromParentAlsoDetachesAnInstalledView_C4() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), c = f.controller("C")
+    let window = try await f.onScreen(p)
+    try await f.install(c, in: p)
+    await c.willMove(toParent: nil)
+    try await c.removeFromParent()
+    #expect(f.log.take() == ["C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)"])
+    #expect(c.viewIfLoaded?.superview == nil)
+    #expect(window.rootView.subviews.count == 1)
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func viewDidLoadNeverRunsInsideAddChild_C5() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), c = f.controller("C")
+    let window = try await f.onScreen(p)
+    try await p.addChild(c)
+    #expect(f.log.take() == ["C.willMove(P)"])
+    #expect(!c.isViewLoaded)
+    #expect(window.rootViewController === p)
+    _ = await c.view
+    #expect(f.log.take() == ["C.viewDidLoad"])
+  }
+
+  @Test func addingAChildWithAnotherParentMovesIt_C6() async throws {
+    let f = Fixture()
+    let root = f.controller("R"), q = f.controller("Q"), p = f.controller("P"), c = f.controller("C")
+    let window = try await f.onScreen(root)
+    try await f.install(q, in: root)
+    try await f.install(p, in: root)
+    try await f.install(c, in: q)
+    try await p.addChild(c)
+    #expect(f.log.take() == [
+      "C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)", "C.willMove(P)",
+    ])
+    #expect(q.children.isEmpty)
+    #expect(names(p.children) == ["C"])
+    #expect(c.parent === p)
+    #expect(root.checkInvariants().isEmpty)
+    #expect(window.rootViewController === root)
+  }
+
+  @Test func oppositeConcurrentMovesDoNotDeadlock_C6() async throws {
+    let f = Fixture()
+    let q1 = f.controller("Q1"), q2 = f.controller("Q2")
+    let a = f.controller("A"), b = f.controller("B")
+    try await q1.addChild(a)
+    try await q2.addChild(b)
+    for _ in 0..<50 {
+      async let first: Void = { _ = try? await q2.addChild(a) }()
+      async let second: Void = { _ = try? await q1.addChild(b) }()
+      _ = await (first, second)
+      async let third: Void = { _ = try? await q1.addChild(a) }()
+      async let fourth: Void = { _ = try? await q2.addChild(b) }()
+      _ = await (third, fourth)
+    }
+    #expect(a.parent === q1)
+    #expect(b.parent === q2)
+    #expect(q1.checkInvariants().isEmpty)
+    #expect(q2.checkInvariants().isEmpty)
+    // Every move delivered balanced callbacks: each willMove(nil) has a didMove(nil).
+    let entries = f.log.take()
+    for name in ["A", "B"] {
+      let leaves = entries.filter { $0 == "\(name).willMove(nil)" }.count
+      let left = entries.filter { $0 == "\(name).didMove(nil)" }.count
+      #expect(leaves == left)
+      #expect(leaves == 100)
+    }
+  }
+
+  @Test func removedSubtreeIsReleased_invariants() async throws {
+    let f = Fixture()
+    weak var weakChild: RecordingController?
+    weak var weakGrandchild: RecordingController?
+    let p = f.controller("P")
+    let window = try await f.onScreen(p)
+    do {
+      let c = f.controller("C"), g = f.controller("G")
+      weakChild = c
+      weakGrandchild = g
+      try await f.install(c, in: p)
+      try await f.install(g, in: c)
+      await c.willMove(toParent: nil)
+      try await c.removeFromParent()
+    }
+    #expect(weakChild == nil)
+    #expect(weakGrandchild == nil)
+    #expect(window.rootViewController === p)
+  }
+
+  @Test func parentNeverKeepsAParentAlive_invariants() async throws {
+    let f = Fixture()
+    let c = f.controller("C")
+    weak var weakParent: RecordingController?
+    do {
+      let p = f.controller("P")
+      weakParent = p
+      try await p.addChild(c)
+      try await c.removeFromParent()
+    }
+    #expect(weakParent == nil)
+    #expect(c.parent == nil)
+  }
+
+  @Test func aTreeDroppedByItsUserIsReleased_invariants() async throws {
+    let f = Fixture()
+    weak var weakWindow: Window?
+    weak var weakRoot: RecordingController?
+    weak var weakChild: RecordingController?
+    do {
+      let root = f.controller("R"), c = f.controller("C")
+      let window = try await f.onScreen(root)
+      try await f.install(c, in: root)
+      weakWindow = window
+      weakRoot = root
+      weakChild = c
+    }
+    #expect(weakWindow == nil)
+    #expect(weakRoot == nil)
+    #expect(weakChild == nil)
+  }
+}

@@ -1,0 +1,102 @@
+import Testing
+@testable import Containment
+import ContainmentTestKit
+
+/// SPEC §8 at the containment layer: a typed error, and the tree unchanged.
+@Suite(.timeLimit(.minutes(1)))
+struct MisuseTests {
+  /// A small on-screen tree R > P > C, returned with its window.
+  private func tree(_ f: Fixture) async throws -> (Window, RecordingController, RecordingController, RecordingController) {
+    let r = f.controller("R"), p = f.controller("P"), c = f.controller("C")
+    let window = try await f.onScreen(r)
+    try await f.install(p, in: r)
+    try await f.install(c, in: p)
+    return (window, r, p, c)
+  }
+
+  @Test func addingSelfAsChildThrowsAndChangesNothing_misuse() async throws {
+    let f = Fixture()
+    let (window, r, p, _) = try await tree(f)
+    let before = snapshot(r)
+    await #expect(throws: ContainmentError.cannotAddSelfAsChild(p.node.id)) { try await p.addChild(p) }
+    #expect(snapshot(r) == before)
+    #expect(f.log.take() == [])
+    #expect(window.rootViewController === r)
+  }
+
+  @Test func addingAnAncestorThrowsAndChangesNothing_misuse() async throws {
+    let f = Fixture()
+    let (window, r, p, c) = try await tree(f)
+    let before = snapshot(r)
+    await #expect(throws: ContainmentError.wouldCreateCycle(child: p.node.id, parent: c.node.id)) {
+      try await c.addChild(p)
+    }
+    await #expect(throws: ContainmentError.wouldCreateCycle(child: r.node.id, parent: c.node.id)) {
+      try await c.addChild(r)
+    }
+    let other = f.controller("O")
+    let otherWindow = try await f.onScreen(other)
+    await #expect(throws: ContainmentError.alreadyInWindow(other.node.id)) { try await c.addChild(other) }
+    #expect(otherWindow.rootViewController === other)
+    #expect(snapshot(r) == before)
+    #expect(f.log.take() == [])
+    #expect(r.checkInvariants().isEmpty)
+    #expect(window.rootViewController === r)
+  }
+
+  @Test func addingAnExistingChildAgainThrowsAndChangesNothing_misuse() async throws {
+    let f = Fixture()
+    let (window, r, p, c) = try await tree(f)
+    let before = snapshot(r)
+    await #expect(throws: ContainmentError.alreadyChild(child: c.node.id, parent: p.node.id)) { try await p.addChild(c) }
+    #expect(snapshot(r) == before)
+    #expect(f.log.take() == [])
+    #expect(window.rootViewController === r)
+  }
+
+  @Test func removingAParentlessControllerThrowsAndChangesNothing_misuse() async throws {
+    let f = Fixture()
+    let (window, r, _, _) = try await tree(f)
+    let stranger = f.controller("S")
+    let before = snapshot(r)
+    await #expect(throws: ContainmentError.noParent(stranger.node.id)) { try await stranger.removeFromParent() }
+    #expect(snapshot(r) == before)
+    #expect(f.log.take() == [])
+    #expect(window.rootViewController === r)
+  }
+
+  @Test func installingAStrangersViewThrowsAndChangesNothing_misuse() async throws {
+    let f = Fixture()
+    let (window, r, p, _) = try await tree(f)
+    let stranger = f.controller("S")
+    let strangerView = await stranger.view
+    _ = f.log.take()
+    let before = snapshot(r)
+    await #expect(throws: ContainmentError.foreignView) { try await p.view.addSubview(strangerView) }
+    await #expect(throws: ContainmentError.viewHierarchyCycle) {
+      try await p.view.addSubview(r.view)
+    }
+    #expect(snapshot(r) == before)
+    #expect(strangerView.superview == nil)
+    #expect(f.log.take() == [])
+    #expect(window.rootViewController === r)
+  }
+
+  @Test func usingATornDownTreeThrowsAndChangesNothing_misuse() async throws {
+    let f = Fixture()
+    let (window, r, p, c) = try await tree(f)
+    try await window.tearDown()
+    #expect(f.log.take() == [
+      "R.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear",
+      "R.viewDidDisappear", "P.viewDidDisappear", "C.viewDidDisappear",
+    ])
+    let before = snapshot(r)
+    let fresh = f.controller("F")
+    await #expect(throws: ContainmentError.tornDown(p.node.id)) { try await p.addChild(fresh) }
+    await #expect(throws: ContainmentError.tornDown(c.node.id)) { try await c.removeFromParent() }
+    await #expect(throws: ContainmentError.tornDown(r.node.id)) { try await window.setRootViewController(r) }
+    #expect(snapshot(r) == before)
+    #expect(fresh.parent == nil)
+    #expect(f.log.take() == [])
+  }
+}

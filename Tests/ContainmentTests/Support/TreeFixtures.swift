@@ -1,0 +1,43 @@
+@testable import Containment
+import ContainmentTestKit
+
+/// A shared log and controllers named after the letters of SPEC.md.
+struct Fixture {
+  let log = HookLog()
+
+  func controller(_ name: String, forwards: Bool = true) -> RecordingController {
+    RecordingController(name, log: log, forwardsAppearance: forwards)
+  }
+
+  /// Puts `root` in a new window and empties the log.
+  func onScreen(_ root: RecordingController) async throws -> Window {
+    let window = Window()
+    try await window.setRootViewController(root)
+    _ = log.take()
+    return window
+  }
+
+  /// The UIKit three-step add: addChild, install the view, didMove. Empties the log.
+  func install(_ child: RecordingController, in parent: RecordingController) async throws {
+    try await parent.addChild(child)
+    try await parent.view.addSubview(await child.view)
+    await child.didMove(toParent: parent)
+    _ = log.take()
+  }
+}
+
+/// Names of a controller list, for readable expectations.
+func names(_ controllers: [any ViewController]) -> [String] { controllers.map(\.node.name) }
+
+/// A snapshot of a tree's links, to assert "nothing changed".
+func snapshot(_ root: any ViewController) -> [String] {
+  var lines: [String] = []
+  func visit(_ controller: any ViewController, depth: Int) {
+    let view = controller.viewIfLoaded
+    let installed = view?.superview != nil ? "installed" : "detached"
+    lines.append("\(String(repeating: " ", count: depth))\(controller.node.name) parent=\(controller.parent?.node.name ?? "nil") \(controller.node.appearanceState) \(installed)")
+    for child in controller.children { visit(child, depth: depth + 1) }
+  }
+  visit(root, depth: 0)
+  return lines
+}

@@ -1,0 +1,149 @@
+import Testing
+@testable import Containment
+import ContainmentTestKit
+
+/// SPEC §6: serialization and reentrancy.
+@Suite(.timeLimit(.minutes(1)))
+struct TransactionRulesTests {
+  /// A controller whose `willMove` hook blocks on a gate: holds its parent's
+  /// transaction open across an `await`.
+  private func blocker(_ f: Fixture, _ name: String, gate: Gate) async -> RecordingController {
+    let c = f.controller(name)
+    await c.setOnHook { hook in if hook == "willMove" { await gate.wait() } }
+    return c
+  }
+
+  @Test func transactionsRunOneAtATimeInRequestOrder_R1() async throws {
+    let f = Fixture()
+    let gate = Gate()
+    let p = f.controller("P")
+    let a = await blocker(f, "A", gate: gate)
+    let b = f.controller("B"), c = f.controller("C")
+    async let first: Void = { _ = try? await p.addChild(a) }()
+    await gate.waiters(atLeast: 1)
+    // A's transaction is suspended inside a hook; B and C queue behind it, in order.
+    async let second: Void = { _ = try? await p.addChild(b) }()
+    while p.node.queue.pendingCount < 1 { await Task.yield() }
+    async let third: Void = { _ = try? await p.addChild(c) }()
+    while p.node.queue.pendingCount < 2 { await Task.yield() }
+    #expect(names(p.children) == ["A"])
+    #expect(f.log.all == ["A.willMove(P)"])
+    gate.open()
+    _ = await (first, second, third)
+    #expect(f.log.take() == ["A.willMove(P)", "B.willMove(P)", "C.willMove(P)"])
+    #expect(names(p.children) == ["A", "B", "C"])
+  }
+
+  @Test func nestedRequestFromAHookIsQueuedNotDeadlocked_R2() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let log = f.log
+    let outcome = Locked<[String]>([])
+    await a.setOnHook { hook in
+      guard hook == "willMove" else { return }
+      do {
+        let handle = try await p.addChild(b)
+        outcome.withLock { $0.append("queued complete=\(handle.isComplete)") }
+        _ = try await handle.value
+        outcome.withLock { $0.append("awaited") }
+      } catch let error as ContainmentError {
+        if case .awaitingOwnTransaction = error { outcome.withLock { $0.append("refused") } }
+      } catch {
+        outcome.withLock { $0.append("other \(error)") }
+      }
+      log.append("A.hook done")
+    }
+    try await p.addChild(a)
+    #expect(outcome.withLock { $0 } == ["queued complete=false", "refused"])
+    #expect(f.log.take() == ["A.willMove(P)", "A.hook done", "B.willMove(P)"])
+    #expect(names(p.children) == ["A", "B"])
+  }
+
+  @Test func nestedRequestToAnAncestorRunsAfterTheTransaction_R2() async throws {
+    let f = Fixture()
+    let g = f.controller("G"), p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    try await g.addChild(p)
+    _ = f.log.take()
+    let log = f.log
+    await a.setOnHook { hook in
+      guard hook == "willMove" else { return }
+      _ = try? await g.addChild(b)  // G is an ancestor of P, whose transaction runs this hook
+      log.append("A.hook done")
+    }
+    try await p.addChild(a)
+    #expect(f.log.take() == ["A.willMove(P)", "A.hook done", "B.willMove(G)"])
+    #expect(names(g.children) == ["P", "B"])
+  }
+
+  @Test func requestCancelledWhileQueuedChangesNothing_R3() async throws {
+    let f = Fixture()
+    let gate = Gate()
+    let p = f.controller("P")
+    let a = await blocker(f, "A", gate: gate)
+    let b = f.controller("B")
+    async let first: Void = { _ = try? await p.addChild(a) }()
+    await gate.waiters(atLeast: 1)
+    let queued = Task { try await p.addChild(b) }
+    while p.node.queue.pendingCount < 1 { await Task.yield() }
+    queued.cancel()
+    let result = await queued.result
+    #expect(throws: CancellationError.self) { try result.get() }
+    #expect(p.node.queue.pendingCount == 0)
+    gate.open()
+    await first
+    #expect(f.log.take() == ["A.willMove(P)"])
+    #expect(names(p.children) == ["A"])
+    #expect(b.parent == nil)
+  }
+
+  @Test func requestCancelledBeforeItIsQueuedChangesNothing_R3() async throws {
+    let f = Fixture()
+    let gate = Gate()
+    let p = f.controller("P")
+    let a = await blocker(f, "A", gate: gate)
+    let b = f.controller("B")
+    async let first: Void = { _ = try? await p.addChild(a) }()
+    await gate.waiters(atLeast: 1)
+    let result = await Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await p.addChild(b)
+    }.result
+    #expect(throws: CancellationError.self) { try result.get() }
+    gate.open()
+    await first
+    #expect(names(p.children) == ["A"])
+    #expect(f.log.take() == ["A.willMove(P)"])
+  }
+
+  @Test func concurrentRequestsLinearize_R4() async throws {
+    let f = Fixture()
+    let p = f.controller("P")
+    let children = (0..<32).map { f.controller("C\($0)") }
+    await withTaskGroup(of: Void.self) { group in
+      for child in children { group.addTask { _ = try? await p.addChild(child) } }
+    }
+    // Some sequential order of the requests explains both the final tree and the hooks.
+    let order = f.log.take().map { String($0.prefix { $0 != "." }) }
+    #expect(order.count == 32)
+    #expect(names(p.children) == order)
+    #expect(Set(order).count == 32)
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func independentTreesDoNotSerializeEachOther_R5() async throws {
+    let f = Fixture()
+    let gate = Gate()
+    let p1 = f.controller("P1"), p2 = f.controller("P2")
+    let a = await blocker(f, "A", gate: gate)
+    let b = f.controller("B")
+    async let first: Void = { _ = try? await p1.addChild(a) }()
+    await gate.waiters(atLeast: 1)
+    // Tree 1 is mid-transaction; tree 2 completes a full add/remove meanwhile.
+    try await p2.addChild(b)
+    try await b.removeFromParent()
+    #expect(f.log.take() == ["A.willMove(P1)", "B.willMove(P2)", "B.didMove(nil)"])
+    gate.open()
+    await first
+    #expect(names(p1.children) == ["A"])
+  }
+}
