@@ -11,10 +11,20 @@ let package = Package(
   products: [
     .library(name: "Containment", targets: ["Containment"]),
     .library(name: "ContainmentTestKit", targets: ["ContainmentTestKit"]),
+    .executable(name: "containment-stress", targets: ["ContainmentStress"]),
+    .executable(name: "containment-bench", targets: ["ContainmentBench"]),
+    .executable(name: "event-stream-consumer", targets: ["EventStreamConsumer"]),
+    .executable(name: "two-tab", targets: ["TwoTab"]),
   ],
   targets: [
     .target(name: "Containment", swiftSettings: strict),
     .target(name: "ContainmentTestKit", dependencies: ["Containment"], swiftSettings: strict),
+    .executableTarget(name: "ContainmentStress", dependencies: ["Containment"], swiftSettings: strict),
+    .executableTarget(name: "ContainmentBench", dependencies: ["Containment"], swiftSettings: strict),
+    .executableTarget(
+      name: "EventStreamConsumer", dependencies: ["Containment"], path: "Examples/EventStreamConsumer",
+      swiftSettings: strict),
+    .executableTarget(name: "TwoTab", dependencies: ["Containment"], path: "Examples/TwoTab", swiftSettings: strict),
     .testTarget(
       name: "ContainmentTests",
       dependencies: ["Containment", "ContainmentTestKit"],

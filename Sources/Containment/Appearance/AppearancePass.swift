@@ -22,7 +22,7 @@ struct AppearancePass: Sendable {
   /// in (or heading to) the target state, silently.
   mutating func _begin(_ controllers: [any ViewController], isAppearing: Bool, automatic: Bool = true) {
     for controller in controllers {
-      let effects = controller.node._appearance.begin(isAppearing: isAppearing, automatic: automatic)
+      let effects = controller.node._appearance.begin(isAppearing: isAppearing, animated: animated, automatic: automatic)
       guard !effects.isEmpty else { continue }
       let begun = effects.contains { $0 == .willAppear || $0 == .willDisappear }
       if begun { entries.append(Entry(controller: controller, isAppearing: isAppearing)) }

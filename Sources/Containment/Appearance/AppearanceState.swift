@@ -46,13 +46,16 @@ struct AppearanceMachine: Sendable {
 
   private(set) var state: AppearanceState = .disappeared
   private(set) var level = 0
+  /// The `animated` flag of the transition under way (did-hooks reuse it).
+  private(set) var animated = false
   private var isAppearingDelivered = false
 
   /// `beginAppearanceTransition(isAppearing, ...)`.
   ///
   /// `automatic` marks the runtime's own forwarding: toward the state the
   /// controller is already in it does nothing and reports nothing.
-  mutating func begin(isAppearing: Bool, automatic: Bool = false) -> [Effect] {
+  mutating func begin(isAppearing: Bool, animated: Bool = false, automatic: Bool = false) -> [Effect] {
+    defer { if level > 0 { self.animated = animated } }
     switch (state, isAppearing) {
     case (.disappeared, true), (.disappearing, true):
       // From rest, or reversing a disappearance (SPEC A3): the level carries over.

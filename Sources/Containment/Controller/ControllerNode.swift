@@ -19,6 +19,9 @@ public final class ControllerNode: @unchecked Sendable {
 
   let queue: TransactionQueue
   let events: Broadcaster<LifecycleEvent>
+  /// What the controller's stream has reported; guarded by its own leaf lock,
+  /// taken inside the broadcaster's lock when an event is stamped.
+  let reported = Locked(ReportedState())
 
   // MARK: Guarded by TreeLock
   weak var _parent: (any ViewController)?
@@ -55,9 +58,7 @@ public final class ControllerNode: @unchecked Sendable {
   }
 
   deinit {
-    let final = LifecycleEvent(
-      controller: id, name: name, path: name, sequenceNumber: -1, transaction: nil,
-      timestamp: .zero, kind: .terminated)
+    let final = terminatedEvent()
     events.finish(final: final)
     _treeEvents?.finish(final: final)
   }

@@ -22,8 +22,10 @@ extension ControllerNode {
     let timestamp = environment.elapsed()
     let id = self.id
     let name = self.name
+    let reported = self.reported
     events.yield { sequenceNumber in
-      LifecycleEvent(
+      reported.withLock { $0.apply(kind) }
+      return LifecycleEvent(
         controller: id, name: name, path: path, sequenceNumber: sequenceNumber,
         transaction: transaction, timestamp: timestamp, kind: kind)
     }
@@ -42,9 +44,8 @@ extension ControllerNode {
   /// event, then its sequence finishes; later subscribers get it at once.
   func finishStreams() {
     let (path, tree) = TreeLock.withLock { (_path(), _treeEvents) }
-    let final = LifecycleEvent(
-      controller: id, name: name, path: path, sequenceNumber: -1, transaction: nil,
-      timestamp: .zero, kind: .terminated)
+    var final = terminatedEvent()
+    final.path = path
     events.finish(final: final)
     tree?.finish(final: final)
   }

@@ -1,0 +1,58 @@
+extension ViewController {
+  /// Starts an appearance transition by hand (SPEC A3, A6): what a container
+  /// that answers `shouldAutomaticallyForwardAppearanceMethods == false`
+  /// calls on its children.
+  ///
+  /// Keeps a nesting level: a second `begin` in the same direction fires no
+  /// second will-hook (and reports a `nestedBegin` diagnostic); the did-hook
+  /// fires when ``endAppearanceTransition()`` brings the level back to zero.
+  /// Reversal is legal and is how a transition is cancelled:
+  /// `begin(false) → begin(true) → end` delivers `viewWillDisappear,
+  /// viewWillAppear, viewDidAppear` and no `viewDidDisappear`. A `begin`
+  /// toward the state the controller is already in is ignored and reported
+  /// (SPEC A4). Never traps.
+  ///
+  /// If this controller forwards automatically, its installed children follow
+  /// it (parent first). Runs the hooks at once in the caller's task; inside a
+  /// transaction they are part of it.
+  public nonisolated func beginAppearanceTransition(_ isAppearing: Bool, animated: Bool) async {
+    var pass = AppearancePass(animated: animated)
+    TreeLock.withLock {
+      pass._begin([self], isAppearing: isAppearing, automatic: false)
+      if !pass.isEmpty {
+        pass._begin(Array(AppearancePass._forwardingTargets(from: self).dropFirst()), isAppearing: isAppearing)
+      }
+    }
+    await pass.deliverWill(in: TransactionContext.current?.runningChain().first)
+  }
+
+  /// Ends an appearance transition begun with
+  /// ``beginAppearanceTransition(_:animated:)``: when the nesting level
+  /// reaches zero, delivers `viewIsAppearing` (if not yet) and the did-hook,
+  /// to this controller and then to its automatically forwarded children. An
+  /// `end` with nothing begun is ignored and reported as an
+  /// `unbalancedAppearanceTransition(.endWithoutBegin)` event (SPEC A4).
+  public nonisolated func endAppearanceTransition() async {
+    let context = TransactionContext.current?.runningChain().first
+    typealias Step = (controller: any ViewController, effects: [AppearanceMachine.Effect], animated: Bool)
+    let plan = TreeLock.withLock { () -> [Step] in
+      let animated = node._appearance.animated
+      let own = node._appearance.end()
+      guard own.contains(where: { $0 == .didAppear || $0 == .didDisappear }) else { return [(self, own, animated)] }
+      var plan: [Step] = [(self, own, animated)]
+      for descendant in AppearancePass._forwardingTargets(from: self).dropFirst() {
+        let state = descendant.node._appearance.state
+        guard state == .appearing || state == .disappearing else { continue }
+        plan.append((descendant, descendant.node._appearance.end(), animated))
+      }
+      return plan
+    }
+    // viewIsAppearing for everyone first, then the did-hooks, in order (SPEC A1, A2).
+    for step in plan {
+      await step.controller.perform(step.effects.filter { $0 == .isAppearing }, animated: step.animated, in: context)
+    }
+    for step in plan {
+      await step.controller.perform(step.effects.filter { $0 != .isAppearing }, animated: step.animated, in: context)
+    }
+  }
+}

@@ -1,0 +1,36 @@
+/// The state a controller's event stream has reported so far: what a new
+/// subscriber's first element says (SPEC E5). Updated as each event is
+/// stamped, under the controller broadcaster's lock, so a snapshot and the
+/// live events that follow it never leave a gap.
+struct ReportedState: Sendable {
+  var appearance: AppearanceState = .disappeared
+  var parent: ControllerID?
+
+  mutating func apply(_ kind: LifecycleEvent.Kind) {
+    switch kind {
+    case .viewWillAppear: appearance = .appearing
+    case .viewDidAppear: appearance = .appeared
+    case .viewWillDisappear: appearance = .disappearing
+    case .viewDidDisappear: appearance = .disappeared
+    case .willMove(let parent?): self.parent = parent
+    case .didMove(nil): parent = nil
+    default: break
+    }
+  }
+
+  var snapshot: LifecycleEvent.Kind { .subscribed(state: appearance, parent: parent) }
+}
+
+extension AppearanceState {
+  /// The state an event puts a controller in, if it changes it.
+  init?(after kind: LifecycleEvent.Kind) {
+    switch kind {
+    case .viewWillAppear: self = .appearing
+    case .viewDidAppear: self = .appeared
+    case .viewWillDisappear: self = .disappearing
+    case .viewDidDisappear: self = .disappeared
+    case .subscribed(let state, _): self = state
+    default: return nil
+    }
+  }
+}

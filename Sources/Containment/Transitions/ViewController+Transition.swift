@@ -1,0 +1,120 @@
+extension ViewController {
+  /// Swaps two children's views with an animation (SPEC T1–T4), like UIKit's
+  /// `transition(from:to:duration:options:animations:completion:)`.
+  ///
+  /// Order (policy, SPEC T2): `from.viewWillDisappear → to.viewWillAppear` →
+  /// `to`'s view is added beside `from`'s (same superview, same frame) →
+  /// `to.viewIsAppearing` → `animations` run while the transition waits
+  /// `duration` on the tree's injected clock → `from`'s view is removed →
+  /// `from.viewDidDisappear → to.viewDidAppear` → returns. The appearance
+  /// hooks are delivered only if this container forwards automatically and
+  /// its views are on screen; a manual-forwarding container calls
+  /// begin/end itself. `willMove`/`didMove` remain the caller's (SPEC C1/C2).
+  ///
+  /// Structured concurrency: `animations` runs as a child task of the
+  /// transition; the transition returns only after both it and the clock wait
+  /// are done. No unstructured task is created.
+  ///
+  /// Cancellation (SPEC T4, policy **finish**): if the task driving the
+  /// transition is cancelled at any point, the remaining wait is skipped, the
+  /// animations task is cancelled, and the transition still completes: every
+  /// will-hook gets its did-hook, `from`'s view is removed and `to`'s is
+  /// installed. The outcome is ``TransitionOutcome/interrupted``.
+  ///
+  /// One transaction on this container's queue (waiting, cancellation while
+  /// queued and nesting as for ``addChild(_:)``). Throws
+  /// ``ContainmentError/notAChild(child:parent:)``,
+  /// ``ContainmentError/sameController(_:)``,
+  /// ``ContainmentError/viewNotInstalled(_:)``,
+  /// ``ContainmentError/viewAlreadyInstalled(_:)`` or
+  /// ``ContainmentError/tornDown(_:)`` before anything changes (SPEC T1).
+  @discardableResult
+  public nonisolated func transition(
+    from: any ViewController,
+    to: any ViewController,
+    duration: Duration = .zero,
+    options: TransitionOptions = [],
+    animations: (@Sendable () async -> Void)? = nil
+  ) async throws -> TransactionHandle<TransitionOutcome> {
+    try await Transaction.perform(on: .controller(self)) { context in
+      try await self.runTransition(
+        from: from, to: to, duration: duration, animated: duration > .zero, animations: animations, context: context)
+    }
+  }
+
+  /// The transition itself, inside a transaction on this container's queue.
+  nonisolated func runTransition(
+    from: any ViewController,
+    to: any ViewController,
+    duration: Duration,
+    animated: Bool,
+    animations: (@Sendable () async -> Void)?,
+    context: TransactionContext
+  ) async throws -> TransitionOutcome {
+    try TreeLock.withLock { try _validateTransition(from: from, to: to) }
+    let toView = await to.loadViewIfNeeded(in: context)
+    var pass = AppearancePass(animated: animated)
+    let environment = try TreeLock.withLock { () -> ContainmentEnvironment in
+      try _validateTransition(from: from, to: to)
+      guard let fromView = from.node._view, let superview = fromView._superview else {
+        throw ContainmentError.viewNotInstalled(from.node.id)
+      }
+      toView._frame = fromView._frame
+      let index = superview._subviews.firstIndex { $0 === fromView }.map { $0 + 1 }
+      superview._link(toView, at: index)
+      if shouldAutomaticallyForwardAppearanceMethods, fromView._window() != nil {
+        pass._begin(AppearancePass._forwardingTargets(from: from), isAppearing: false)
+        pass._begin(AppearancePass._forwardingTargets(from: to), isAppearing: true)
+      }
+      return node._resolvedEnvironment()
+    }
+    node.emit(.transitionBegan(from: from.node.id, to: to.node.id), transaction: context.id)
+    await pass.deliverWill(in: context)
+    await pass.deliverIsAppearing(in: context)
+    let interrupted = await Self.animate(for: duration, on: environment, animations: animations)
+    TreeLock.withLock { from.node._view?._unlink() }
+    await pass.deliverDid(in: context)
+    let outcome: TransitionOutcome = interrupted || Task.isCancelled ? .interrupted : .completed
+    node.emit(.transitionEnded(from: from.node.id, to: to.node.id, outcome: outcome), transaction: context.id)
+    return outcome
+  }
+
+  /// Under the link lock: SPEC T1.
+  nonisolated func _validateTransition(from: any ViewController, to: any ViewController) throws {
+    if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+    for child in [from, to] where child.node._parent !== self {
+      throw ContainmentError.notAChild(child: child.node.id, parent: node.id)
+    }
+    if from === to { throw ContainmentError.sameController(from.node.id) }
+    guard let fromView = from.node._view, fromView._superview != nil else {
+      throw ContainmentError.viewNotInstalled(from.node.id)
+    }
+    if let toView = to.node._view, toView._superview != nil { throw ContainmentError.viewAlreadyInstalled(to.node.id) }
+  }
+
+  /// Runs `animations` as a child task while waiting `duration` on the clock.
+  /// Returns true if the wait was cut short by cancellation.
+  static func animate(
+    for duration: Duration,
+    on environment: ContainmentEnvironment,
+    animations: (@Sendable () async -> Void)?
+  ) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+      if let animations { group.addTask { await animations(); return false } }
+      group.addTask {
+        do {
+          try await environment.sleep(for: duration)
+          return false
+        } catch {
+          return true
+        }
+      }
+      var interrupted = false
+      for await result in group {
+        interrupted = interrupted || result
+        if interrupted { group.cancelAll() }
+      }
+      return interrupted
+    }
+  }
+}
