@@ -1,0 +1,191 @@
+import Testing
+@testable import Containment
+import ContainmentTestKit
+
+/// SPEC §3 A3, A4, A6, A7: manual forwarding, nesting, reversal, coalesced batches.
+@Suite(.timeLimit(.minutes(1)))
+struct ManualAppearanceTests {
+  /// A manual-forwarding container M on screen with children installed; returns the window.
+  private func manualContainer(
+    _ f: Fixture, children: [RecordingController], clock: ManualClock = ManualClock()
+  ) async throws -> (Window, RecordingController) {
+    let m = f.controller("M", forwards: false)
+    let window = Window(environment: ContainmentEnvironment(clock: clock))
+    try await window.setRootViewController(m)
+    for child in children { try await f.install(child, in: m) }
+    _ = f.log.take()
+    return (window, m)
+  }
+
+  /// The kinds of the events a subscription has received so far, without the snapshot.
+  private func drain(_ iterator: inout LifecycleEvents.AsyncIterator, count: Int) async -> [LifecycleEvent.Kind] {
+    var kinds: [LifecycleEvent.Kind] = []
+    for _ in 0..<count { if let event = await iterator.next() { kinds.append(event.kind) } }
+    return kinds
+  }
+
+  @Test func manualContainerForwardsNothingAutomatically_A6() async throws {
+    let f = Fixture()
+    let c = f.controller("C")
+    let (window, m) = try await manualContainer(f, children: [c])
+    #expect(c.node.appearanceState == .disappeared)
+    try await window.setRootViewController(nil)
+    try await window.setRootViewController(m)
+    #expect(f.log.take() == [
+      "M.viewWillDisappear", "M.viewDidDisappear",
+      "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear",
+    ])
+    await c.beginAppearanceTransition(true, animated: false)
+    await c.endAppearanceTransition()
+    #expect(f.log.take() == ["C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear"])
+    #expect(m.checkInvariants().isEmpty)
+  }
+
+  @Test func reversalCancelsAnAppearanceTransition_A3() async throws {
+    let f = Fixture()
+    let c = f.controller("C")
+    let (window, _) = try await manualContainer(f, children: [c])
+    await c.beginAppearanceTransition(true, animated: false)
+    await c.endAppearanceTransition()
+    _ = f.log.take()
+    await c.beginAppearanceTransition(false, animated: true)
+    await c.beginAppearanceTransition(true, animated: true)
+    await c.endAppearanceTransition()
+    #expect(f.log.take() == ["C.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear"])
+    #expect(c.node.appearanceState == .appeared)
+    #expect(window.rootViewController != nil)
+  }
+
+  @Test func repeatedBeginFiresOneWillAndTheDidAtLevelZero_A3() async throws {
+    let f = Fixture()
+    let c = f.controller("C")
+    let (window, _) = try await manualContainer(f, children: [c])
+    var events = c.events().makeAsyncIterator()
+    _ = await events.next()
+    await c.beginAppearanceTransition(true, animated: false)
+    await c.beginAppearanceTransition(true, animated: false)
+    await c.endAppearanceTransition()
+    #expect(f.log.take() == ["C.viewWillAppear"])
+    #expect(c.node.appearanceState == .appearing)
+    await c.endAppearanceTransition()
+    #expect(f.log.take() == ["C.viewIsAppearing", "C.viewDidAppear"])
+    #expect(await drain(&events, count: 4) == [
+      .viewWillAppear(animated: false),
+      .unbalancedAppearanceTransition(.nestedBegin(isAppearing: true)),
+      .viewIsAppearing(animated: false),
+      .viewDidAppear(animated: false),
+    ])
+    #expect(window.rootViewController != nil)
+  }
+
+  @Test func endWithoutBeginIsIgnoredAndReported_A4() async throws {
+    let f = Fixture()
+    let c = f.controller("C")
+    let (window, m) = try await manualContainer(f, children: [c])
+    var events = c.events().makeAsyncIterator()
+    #expect(await events.next()?.kind == .subscribed(state: .disappeared, parent: m.node.id))
+    await c.endAppearanceTransition()
+    await c.beginAppearanceTransition(false, animated: false)
+    #expect(f.log.take() == [])
+    #expect(c.node.appearanceState == .disappeared)
+    #expect(await drain(&events, count: 2) == [
+      .unbalancedAppearanceTransition(.endWithoutBegin),
+      .unbalancedAppearanceTransition(.alreadyInState(.disappeared)),
+    ])
+    // The state machine is intact: a balanced pair still works.
+    await c.beginAppearanceTransition(true, animated: false)
+    await c.endAppearanceTransition()
+    #expect(f.log.take() == ["C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear"])
+    #expect(window.rootViewController === m)
+  }
+
+  @Test func batchDeliversEachNetChangeOnceInOrder_A7() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let x = f.controller("X"), y = f.controller("Y"), z = f.controller("Z")
+    let (window, m) = try await manualContainer(f, children: [x, y, z], clock: clock)
+    await x.beginAppearanceTransition(true, animated: false)
+    await x.endAppearanceTransition()
+    _ = f.log.take()
+    var tree = m.treeEvents().makeAsyncIterator()
+    _ = await tree.next()
+    var batch = AppearanceBatch()
+    batch.appear(z)
+    batch.disappear(x)
+    batch.appear(y)
+    async let outcome = m.commit(batch, duration: .milliseconds(300)).value
+    await clock.sleepers(atLeast: 1)
+    #expect(f.log.take() == [
+      "X.viewWillDisappear", "Y.viewWillAppear", "Z.viewWillAppear", "Y.viewIsAppearing", "Z.viewIsAppearing",
+    ])
+    clock.advance(by: .milliseconds(300))
+    #expect(try await outcome == .completed)
+    #expect(f.log.take() == ["X.viewDidDisappear", "Y.viewDidAppear", "Z.viewDidAppear"])
+    var transactions: Set<TransactionID?> = []
+    var kinds: [String] = []
+    for _ in 0..<9 {
+      let event = try #require(await tree.next())
+      transactions.insert(event.transaction)
+      kinds.append("\(event.name) \(event.kind)")
+    }
+    #expect(transactions.count == 1)
+    #expect(transactions.first! != nil)
+    #expect(kinds.last == "M batchCommitted(disappearing: [\(x.node.id)], appearing: [\(y.node.id), \(z.node.id)])")
+    #expect(window.rootViewController === m)
+  }
+
+  @Test func appearThenDisappearInOneBatchDeliversNothing_A7() async throws {
+    let f = Fixture()
+    let x = f.controller("X"), y = f.controller("Y")
+    let (window, m) = try await manualContainer(f, children: [x, y])
+    await y.beginAppearanceTransition(true, animated: false)
+    await y.endAppearanceTransition()
+    _ = f.log.take()
+    var batch = AppearanceBatch()
+    batch.appear(x)
+    batch.disappear(x)
+    batch.disappear(y)
+    batch.appear(y)
+    #expect(try await m.commit(batch).value == .completed)
+    #expect(f.log.take() == [])
+    #expect(x.node.appearanceState == .disappeared)
+    #expect(y.node.appearanceState == .appeared)
+    #expect(window.rootViewController === m)
+  }
+
+  @Test func batchNamingAStrangerThrowsAndChangesNothing_A7() async throws {
+    let f = Fixture()
+    let x = f.controller("X")
+    let (window, m) = try await manualContainer(f, children: [x])
+    let stranger = f.controller("S")
+    let before = snapshot(m)
+    var batch = AppearanceBatch()
+    batch.appear(x)
+    batch.appear(stranger)
+    await #expect(throws: ContainmentError.notAChild(child: stranger.node.id, parent: m.node.id)) {
+      try await m.commit(batch)
+    }
+    #expect(snapshot(m) == before)
+    #expect(f.log.take() == [])
+    #expect(window.rootViewController === m)
+  }
+
+  @Test func cancelledBatchStillBalancesEveryHook_A7() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let x = f.controller("X"), y = f.controller("Y")
+    let (window, m) = try await manualContainer(f, children: [x, y], clock: clock)
+    var batch = AppearanceBatch()
+    batch.appear(x)
+    batch.appear(y)
+    let driver = Task { try await m.commit(batch, duration: .seconds(1)).value }
+    await clock.sleepers(atLeast: 1)
+    driver.cancel()
+    #expect(try await driver.value == .interrupted)
+    #expect(f.log.take() == [
+      "X.viewWillAppear", "Y.viewWillAppear", "X.viewIsAppearing", "Y.viewIsAppearing",
+      "X.viewDidAppear", "Y.viewDidAppear",
+    ])
+    #expect(window.rootViewController === m)
+  }
+}
