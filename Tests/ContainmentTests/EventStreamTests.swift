@@ -1,0 +1,204 @@
+import Testing
+@testable import Containment
+import ContainmentTestKit
+
+/// SPEC §7: lifecycle event streams.
+@Suite(.timeLimit(.minutes(1)))
+struct EventStreamTests {
+  /// Reads `count` elements.
+  private func take(_ count: Int, from iterator: inout LifecycleEvents.AsyncIterator) async -> [LifecycleEvent] {
+    var events: [LifecycleEvent] = []
+    for _ in 0..<count {
+      guard let event = await iterator.next() else { break }
+      events.append(event)
+    }
+    return events
+  }
+
+  /// Emits exactly `count` events on `c` (each `willMove(toParent: nil)` call is one hook).
+  private func emit(_ count: Int, on c: RecordingController) async {
+    for _ in 0..<count { await c.willMove(toParent: nil) }
+  }
+
+  @Test func everySubscriberGetsEveryEventInHookOrder_E1() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), c = f.controller("C")
+    var first = c.events().makeAsyncIterator()
+    var second = c.events().makeAsyncIterator()
+    try await f.install(c, in: p)
+    let expected: [LifecycleEvent.Kind] = [
+      .subscribed(state: .disappeared, parent: nil), .willMove(toParent: p.node.id), .viewDidLoad, .didMove(toParent: p.node.id),
+    ]
+    #expect(await take(4, from: &first).map(\.kind) == expected)
+    #expect(await take(4, from: &second).map(\.kind) == expected)
+  }
+
+  @Test func treeStreamCarriesDescendantsWithIdentityAndPath_E2() async throws {
+    let f = Fixture()
+    let r = f.controller("R"), p = f.controller("P"), c = f.controller("C")
+    try await f.install(p, in: r)
+    var tree = r.treeEvents().makeAsyncIterator()
+    try await f.install(c, in: p)
+    let events = await take(5, from: &tree)
+    #expect(events.map { "\($0.path) \($0.kind)" } == [
+      "R subscribed(state: disappeared, parent: nil)",
+      "R/P childAdded(\(c.node.id))",
+      "R/P/C willMove(toParent: Optional(\(p.node.id)))",
+      "R/P/C viewDidLoad",
+      "R/P/C didMove(toParent: Optional(\(p.node.id)))",
+    ])
+    #expect(events.dropFirst().map(\.controller) == [p.node.id, c.node.id, c.node.id, c.node.id])
+    #expect(events[2].name == "C")
+  }
+
+  @Test func eventsAreNumberedInOrderAndShareTheirTransaction_E3() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), a = f.controller("A")
+    let window = try await f.onScreen(p)
+    try await p.addChild(a)
+    try await p.view.addSubview(await a.view)
+    var events = a.events().makeAsyncIterator()
+    await a.willMove(toParent: nil)
+    try await a.removeFromParent()
+    let received = await take(5, from: &events)
+    #expect(received.map(\.kind) == [
+      .subscribed(state: .appeared, parent: p.node.id),
+      .willMove(toParent: nil), .viewWillDisappear(animated: false), .viewDidDisappear(animated: false),
+      .didMove(toParent: nil),
+    ])
+    let numbers = received.dropFirst().map(\.sequenceNumber)
+    #expect(numbers == Array(numbers[0]..<(numbers[0] + 4)))
+    // willMove(nil) was the caller's own call; the removal's three events share one transaction.
+    #expect(received[1].transaction == nil)
+    #expect(Set(received[2...4].map(\.transaction)).count == 1)
+    #expect(received[2].transaction != nil)
+    #expect(window.rootViewController === p)
+  }
+
+  @Test func slowSubscriberLearnsExactlyHowManyEventsItLost_E4() async throws {
+    let f = Fixture()
+    let c = f.controller("C")
+    var fast = c.events(policy: .keepNewest(1024)).makeAsyncIterator()
+    var slow = c.events(policy: .keepNewest(3)).makeAsyncIterator()
+    await emit(10, on: c)
+    let all = await take(11, from: &fast)
+    #expect(all.count == 11)
+    #expect(all.dropFirst().allSatisfy { $0.kind == .willMove(toParent: nil) })
+    // The slow one kept the newest 3 of 11 (snapshot + 10) and is told it lost 8.
+    let slowEvents = await take(4, from: &slow)
+    #expect(slowEvents.map(\.kind) == [.eventsLost(count: 8)] + Array(repeating: .willMove(toParent: nil), count: 3))
+    #expect(slowEvents.dropFirst().map(\.sequenceNumber) == all.suffix(3).map(\.sequenceNumber))
+  }
+
+  @Test func laggingSubscriberCanChooseToBeDisconnected_E4() async throws {
+    let f = Fixture()
+    let c = f.controller("C")
+    var strict = c.events(policy: .disconnectOnLag(4)).makeAsyncIterator()
+    var other = c.events().makeAsyncIterator()
+    await emit(5, on: c)
+    #expect(await take(3, from: &strict).map(\.kind) == [.lagged])
+    #expect(await take(6, from: &other).count == 6)
+    #expect(c.node.events.subscriberCount == 1)
+  }
+
+  @Test func firstElementReportsTheCurrentState_E5() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), c = f.controller("C")
+    let window = try await f.onScreen(p)
+    try await f.install(c, in: p)
+    var events = c.events().makeAsyncIterator()
+    #expect(await events.next()?.kind == .subscribed(state: .appeared, parent: p.node.id))
+    await c.willMove(toParent: nil)
+    #expect(await events.next()?.kind == .willMove(toParent: nil))
+    #expect(window.rootViewController === p)
+  }
+
+  @Test func terminationIsDeliveredExactlyOnceAlsoToLateSubscribers_E6() async throws {
+    let f = Fixture()
+    let c = f.controller("C")
+    var first = c.events().makeAsyncIterator()
+    var second = c.events().makeAsyncIterator()
+    await c.tearDown()
+    #expect(await take(3, from: &first).map(\.kind) == [.subscribed(state: .disappeared, parent: nil), .terminated])
+    #expect(await take(3, from: &second).map(\.kind) == [.subscribed(state: .disappeared, parent: nil), .terminated])
+    var late = c.events().makeAsyncIterator()
+    #expect(await take(3, from: &late).map(\.kind) == [.terminated])
+  }
+
+  @Test func releasingAControllerTerminatesItsStreams_E6() async throws {
+    let f = Fixture()
+    var iterator: LifecycleEvents.AsyncIterator
+    do {
+      let c = f.controller("C")
+      iterator = c.events().makeAsyncIterator()
+      await c.willMove(toParent: nil)
+    }
+    #expect(await take(4, from: &iterator).map(\.kind) == [
+      .subscribed(state: .disappeared, parent: nil), .willMove(toParent: nil), .terminated,
+    ])
+  }
+
+  @Test func cancellingOneSubscriberLeavesOthersIntact_E6() async throws {
+    let f = Fixture()
+    let c = f.controller("C")
+    var other = c.events().makeAsyncIterator()
+    let cancelled = Task {
+      var iterator = c.events().makeAsyncIterator()
+      _ = await iterator.next()
+      return await iterator.next()
+    }
+    while c.node.events.subscriberCount < 2 { await Task.yield() }
+    cancelled.cancel()
+    #expect(await cancelled.value == nil)
+    #expect(c.node.events.subscriberCount == 1)
+    await emit(1, on: c)
+    #expect(await take(2, from: &other).map(\.kind) == [.subscribed(state: .disappeared, parent: nil), .willMove(toParent: nil)])
+  }
+
+  @Test func callerCanAwaitAState_E7() async throws {
+    let f = Fixture()
+    let p = f.controller("P")
+    let window = Window()
+    async let appeared: Void = p.waitUntil(.appeared)
+    while p.node.events.subscriberCount < 1 { await Task.yield() }
+    try await window.setRootViewController(p)
+    try await appeared
+    // Already there: returns at once.
+    try await p.waitUntil(.appeared)
+    #expect(p.node.appearanceState == .appeared)
+    await p.tearDown()
+    await #expect(throws: ContainmentError.tornDown(p.node.id)) { try await p.waitUntil(.disappeared) }
+  }
+
+  @Test func perControllerOrderHoldsUnderConcurrentMutation_E3() async throws {
+    let f = Fixture()
+    let containers = (0..<4).map { f.controller("P\($0)") }
+    let children = (0..<8).map { f.controller("C\($0)") }
+    let iterators = children.map { $0.events(policy: .keepNewest(10_000)) }
+    await withTaskGroup(of: Void.self) { group in
+      for (index, child) in children.enumerated() {
+        group.addTask {
+          for round in 0..<10 {
+            _ = try? await containers[(index + round) % containers.count].addChild(child)
+            if round % 3 == 0 { _ = try? await child.removeFromParent() }
+          }
+        }
+      }
+    }
+    let log = f.log.take()
+    for (child, stream) in zip(children, iterators) {
+      await child.tearDown()
+      var kinds: [String] = []
+      for await event in stream {
+        switch event.kind {
+        case .willMove(let parent): kinds.append("willMove(\(parent.map { id in containers.first { $0.node.id == id }!.node.name } ?? "nil"))")
+        case .didMove(let parent): kinds.append("didMove(\(parent.map { id in containers.first { $0.node.id == id }!.node.name } ?? "nil"))")
+        default: continue
+        }
+      }
+      let hooks = log.filter { $0.hasPrefix("\(child.node.name).") }.map { String($0.dropFirst(child.node.name.count + 1)) }
+      #expect(kinds == hooks)
+      #expect(!hooks.isEmpty)
+    }
+  }
+}
