@@ -1,1 +1,60 @@
-print("not yet")
+import Containment
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// event-stream-consumer: builds a small tree, subscribes to its tree-wide
+// event stream, drives a scripted scenario and prints a live timeline.
+//
+//   swift run event-stream-consumer            # readable timeline
+//   swift run event-stream-consumer --json     # JSON Lines, one event per line
+//   swift run event-stream-consumer --svg t.svg  # also write a timeline picture
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+  print("usage: event-stream-consumer [--json] [--svg FILE]")
+  exit(0)
+}
+let format: TimelineFormat = arguments.contains("--json") ? .json : .text
+let svgPath: String? = arguments.firstIndex(of: "--svg").flatMap { index in
+  index + 1 < arguments.count ? arguments[index + 1] : nil
+}
+
+let scenario = Scenario(clock: ContinuousClock())
+// Subscribe before anything happens; the first element is the root's state.
+let stream = scenario.root.treeEvents(policy: .keepNewest(4096))
+
+if format == .text {
+  print("time    path               event                            tx     detail")
+}
+let picture = try await withThrowingTaskGroup(of: TimelinePicture?.self) { group in
+  group.addTask {
+    var picture = TimelinePicture()
+    for await event in stream {
+      print(format.line(for: event))
+      picture.add(event)
+    }
+    return picture
+  }
+  group.addTask {
+    try await scenario.run()
+    return nil
+  }
+  var picture = TimelinePicture()
+  for try await result in group { if let result { picture = result } }
+  return picture
+}
+
+if let svgPath {
+  let svg = picture.svg()
+  guard let file = fopen(svgPath, "w") else {
+    print("cannot write \(svgPath)")
+    exit(1)
+  }
+  fputs(svg, file)
+  fclose(file)
+  if format == .text { print("wrote \(svgPath)") }
+}

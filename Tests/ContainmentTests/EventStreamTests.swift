@@ -51,6 +51,25 @@ struct EventStreamTests {
     #expect(events[2].name == "C")
   }
 
+  @Test func treeStreamKeepsTheRemovalEventsOfARemovedChild_E2() async throws {
+    let f = Fixture()
+    let r = f.controller("R"), p = f.controller("P"), c = f.controller("C")
+    let window = try await f.onScreen(r)
+    try await f.install(p, in: r)
+    try await f.install(c, in: p)
+    var tree = r.treeEvents().makeAsyncIterator()
+    _ = await tree.next()
+    await p.willMove(toParent: nil)
+    try await p.removeFromParent()
+    let events = await take(7, from: &tree)
+    #expect(events.map { "\($0.path) \($0.kind.name)" } == [
+      "R/P willMove", "R childRemoved",
+      "R/P viewWillDisappear", "R/P/C viewWillDisappear", "R/P viewDidDisappear", "R/P/C viewDidDisappear",
+      "R/P didMove",
+    ])
+    #expect(window.rootViewController === r)
+  }
+
   @Test func eventsAreNumberedInOrderAndShareTheirTransaction_E3() async throws {
     let f = Fixture()
     let p = f.controller("P"), a = f.controller("A")

@@ -167,13 +167,17 @@ extension ViewController {
         }
         childView._unlink()
       }
+      child.node._beginDeparture()
       node._children.removeAll { $0 === child }
       child.node._parent = nil
     }
     node.emit(.childRemoved(child.node.id), transaction: context.id)
     await pass.deliverAll(in: context)
     await child.deliver(.didMove(toParent: nil), in: context)
-    TreeLock.withLock { child.node._isMovingFromParent = false }
+    TreeLock.withLock {
+      child.node._isMovingFromParent = false
+      child.node._departure = nil
+    }
   }
 
   /// Tells this controller it is about to move to `parent` (or, with nil, to

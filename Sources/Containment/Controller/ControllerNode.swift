@@ -40,6 +40,15 @@ public final class ControllerNode: @unchecked Sendable {
   var _preferredContentSize = Size.zero
   /// Set while the controller is a window's root.
   weak var _window: Window?
+  /// Set while a removal's hooks run after the controller was unlinked: where
+  /// its events still go (its former ancestors' tree streams, SPEC E2).
+  var _departure: Departure?
+
+  struct Departure {
+    let parentPath: String
+    let treeStreams: [Broadcaster<LifecycleEvent>]
+    let environment: ContainmentEnvironment
+  }
 
   enum ViewLoadState {
     case notLoaded
@@ -128,14 +137,40 @@ public final class ControllerNode: @unchecked Sendable {
   }
 
   /// Names from the root down to this controller, joined by "/".
-  func _path() -> String {
-    var names = [name]
+  func _path() -> String { _route().path }
+
+  /// Where this controller's events go right now: its path, the tree streams
+  /// of itself and its ancestors (or, while it is departing, its former
+  /// ancestors), and the environment that stamps them.
+  func _route() -> (path: String, treeStreams: [Broadcaster<LifecycleEvent>], environment: ContainmentEnvironment) {
+    var names: [String] = []
+    var streams: [Broadcaster<LifecycleEvent>] = []
+    var environment: ContainmentEnvironment?
     var node = self
-    while let parent = node._parent?.node {
-      names.append(parent.name)
-      node = parent
+    while true {
+      names.append(node.name)
+      if let stream = node._treeEvents { streams.append(stream) }
+      if environment == nil { environment = node._environment ?? node._window?._environment }
+      if let parent = node._parent?.node {
+        node = parent
+        continue
+      }
+      var path = names.reversed().joined(separator: "/")
+      if let departure = node._departure {
+        path = departure.parentPath + "/" + path
+        streams.append(contentsOf: departure.treeStreams)
+        if environment == nil { environment = departure.environment }
+      }
+      return (path, streams, environment ?? .default)
     }
-    return names.reversed().joined(separator: "/")
+  }
+
+  /// Under the link lock, just before unlinking from its parent: keeps the
+  /// route of its events until ``_depart()`` ends the departure.
+  func _beginDeparture() {
+    guard let parent = _parent?.node else { return }
+    let route = parent._route()
+    _departure = Departure(parentPath: route.path, treeStreams: route.treeStreams, environment: route.environment)
   }
 
   /// True if `self` is `other` or one of its ancestors.

@@ -5,20 +5,7 @@ extension ControllerNode {
   /// Called after the link lock is released; the broadcasters have their own
   /// short locks and never block on a subscriber.
   func emit(_ kind: LifecycleEvent.Kind, transaction: TransactionID?) {
-    let (path, environment, treeStreams) = TreeLock.withLock {
-      () -> (String, ContainmentEnvironment, [Broadcaster<LifecycleEvent>]) in
-      var names: [String] = []
-      var streams: [Broadcaster<LifecycleEvent>] = []
-      var environment: ContainmentEnvironment?
-      var node: ControllerNode? = self
-      while let current = node {
-        names.append(current.name)
-        if let stream = current._treeEvents { streams.append(stream) }
-        if environment == nil { environment = current._environment ?? current._window?._environment }
-        node = current._parent?.node
-      }
-      return (names.reversed().joined(separator: "/"), environment ?? .default, streams)
-    }
+    let (path, treeStreams, environment) = TreeLock.withLock { _route() }
     let timestamp = environment.elapsed()
     let id = self.id
     let name = self.name

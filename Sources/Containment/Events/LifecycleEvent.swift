@@ -70,3 +70,31 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     return "[\(sequenceNumber)] \(path) \(kind)\(tx)"
   }
 }
+
+extension LifecycleEvent.Kind {
+  /// A short, stable name for the kind ("viewWillAppear", "childAdded", ...),
+  /// for logs and tools.
+  public var name: String {
+    switch self {
+    case .subscribed: "subscribed"
+    case .viewDidLoad: "viewDidLoad"
+    case .viewWillAppear: "viewWillAppear"
+    case .viewIsAppearing: "viewIsAppearing"
+    case .viewDidAppear: "viewDidAppear"
+    case .viewWillDisappear: "viewWillDisappear"
+    case .viewDidDisappear: "viewDidDisappear"
+    case .willMove: "willMove"
+    case .didMove: "didMove"
+    case .traitCollectionDidChange: "traitCollectionDidChange"
+    case .childAdded: "childAdded"
+    case .childRemoved: "childRemoved"
+    case .transitionBegan: "transitionBegan"
+    case .transitionEnded: "transitionEnded"
+    case .batchCommitted: "batchCommitted"
+    case .unbalancedAppearanceTransition: "unbalancedAppearanceTransition"
+    case .eventsLost: "eventsLost"
+    case .lagged: "lagged"
+    case .terminated: "terminated"
+    }
+  }
+}

@@ -79,10 +79,11 @@ public final class Window: @unchecked Sendable {
           pass._begin(AppearancePass._forwardingTargets(in: view), isAppearing: false)
           view._unlink()
         }
-        old.node._window = nil
         _rootViewController = nil
       }
       await pass.deliverAll(in: context)
+      // Unlinked only now, so that its disappearance events keep the window's clock.
+      TreeLock.withLock { old.node._window = nil }
     }
     guard let controller else { return }
     let view = await controller.loadViewIfNeeded(in: context)
