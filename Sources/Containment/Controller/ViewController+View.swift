@@ -6,7 +6,7 @@ extension ViewController {
   /// `viewDidLoad()` returns the new view at once. Do not access `view` from
   /// `loadView()`: that access would wait for itself.
   public nonisolated var view: View {
-    get async { await loadViewIfNeeded(in: TransactionContext.current) }
+    get async { await loadViewIfNeeded(in: TransactionContext.current?.runningChain().first) }
   }
 
   /// The root view if it was loaded, without loading it.

@@ -10,7 +10,13 @@ import Android
 import WinSDK
 #endif
 
-/// A value guarded by an OS mutex.
+#if os(Windows)
+@usableFromInline typealias PlatformMutex = SRWLOCK
+#else
+@usableFromInline typealias PlatformMutex = pthread_mutex_t
+#endif
+
+/// A value guarded by an OS mutex, in one allocation.
 ///
 /// Why not `Synchronization.Mutex`: on Linux, Thread Sanitizer does not see
 /// the happens-before edge of `Mutex`'s futex hand-off and reports races in
@@ -18,48 +24,60 @@ import WinSDK
 /// test under TSan, so the runtime uses this small wrapper around
 /// `pthread_mutex_t` (SRWLOCK on Windows), which TSan understands.
 ///
-/// Do not use `Locked<Void>`: the zero-sized value shares its address with the
-/// mutex pointer and Thread Sanitizer reports the inout access as a race.
+/// Do not use `Locked<Void>`: a zero-sized value shares its address with the
+/// mutex and Thread Sanitizer reports the inout access as a race.
 ///
 /// Rules: the closure must not suspend, resume a continuation, call a hook, or
 /// take another lock that could be waiting for this one.
 package final class Locked<Value>: @unchecked Sendable {
-  #if os(Windows)
-  private let mutex: UnsafeMutablePointer<SRWLOCK>
-  #else
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  #endif
-  private var value: Value
+  private let storage: LockedStorage<Value>
 
   package init(_ value: Value) {
-    self.value = value
-    #if os(Windows)
-    mutex = .allocate(capacity: 1)
-    InitializeSRWLock(mutex)
-    #else
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-    #endif
-  }
-
-  deinit {
-    #if !os(Windows)
-    pthread_mutex_destroy(mutex)
-    #endif
-    mutex.deallocate()
+    storage = LockedStorage.make(value)
   }
 
   /// Runs `body` with the lock held.
-  @inline(__always)
+  @inlinable @inline(__always)
   package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    #if os(Windows)
-    AcquireSRWLockExclusive(mutex)
-    defer { ReleaseSRWLockExclusive(mutex) }
-    #else
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    try storage.withLock(body)
+  }
+}
+
+/// The value as the header, the mutex as the single element: one allocation.
+@usableFromInline
+final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
+  static func make(_ value: Value) -> LockedStorage {
+    let storage = create(minimumCapacity: 1) { _ in value }
+    storage.withUnsafeMutablePointerToElements { mutex in
+      #if os(Windows)
+      InitializeSRWLock(mutex)
+      #else
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
+      #endif
+    }
+    // `create` returns the base class type; the dynamic type is this subclass.
+    return unsafeDowncast(storage, to: LockedStorage.self)
+  }
+
+  deinit {
+    // ManagedBuffer destroys the header (the value) itself.
+    #if !os(Windows)
+    withUnsafeMutablePointerToElements { mutex in _ = pthread_mutex_destroy(mutex) }
     #endif
-    return try body(&value)
+  }
+
+  @inlinable @inline(__always)
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    try withUnsafeMutablePointers { value, mutex in
+      #if os(Windows)
+      AcquireSRWLockExclusive(mutex)
+      defer { ReleaseSRWLockExclusive(mutex) }
+      #else
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      #endif
+      return try body(&value.pointee)
+    }
   }
 }
