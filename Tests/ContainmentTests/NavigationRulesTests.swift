@@ -349,6 +349,42 @@ struct NavigationRulesTests {
     #expect(window.rootViewController === nav)
   }
 
+  @Test func delegateRequestIsQueuedBehindTheTransitionItHears_N8_R2() async throws {
+    actor PushingDelegate: NavigationControllerDelegate {
+      let log: HookLog
+      let next: any ViewController
+      var pushed = false
+      init(log: HookLog, next: any ViewController) {
+        self.log = log
+        self.next = next
+      }
+      func navigationController(_ navigationController: NavigationController, willShow viewController: any ViewController, animated: Bool) async {
+        log.append("D.willShow(\(viewController.node.name))")
+        guard !pushed else { return }
+        pushed = true
+        let handle = try? await navigationController.push(next, animated: false)
+        log.append("D.queued complete=\(handle?.isComplete == true)")
+      }
+    }
+    let f = Fixture()
+    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    let window = Window()
+    let nav = try await f.onScreenNavigation([a], in: window)
+    let delegate = PushingDelegate(log: f.log, next: c)
+    nav.delegate = delegate
+    try await nav.push(b, animated: false)
+    #expect(f.log.take() == [
+      "B.willMove(Nav)", "B.viewDidLoad", "D.willShow(B)", "D.queued complete=false",
+      "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+      "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)",
+      "C.willMove(Nav)", "C.viewDidLoad", "D.willShow(C)",
+      "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+      "B.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
+    ])
+    #expect(names(nav.viewControllers) == ["A", "B", "C"])
+    #expect(window.rootViewController === nav)
+  }
+
   @Test func delegateIsHeldWeakly_N8() async throws {
     let nav = NavigationController(name: "Nav")
     do {

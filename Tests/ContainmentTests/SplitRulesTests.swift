@@ -106,4 +106,22 @@ struct SplitRulesTests {
     #expect(window.rootViewController === split)
     #expect(split.checkInvariants().isEmpty)
   }
+
+  @Test func replacingAShownColumnMovesAndSwapsItsView_S1() async throws {
+    let f = Fixture()
+    let (window, split, p, s) = try await split(f, traits: TraitCollection(horizontalSizeClass: .regular))
+    let t = f.controller("T")
+    _ = f.log.take()
+    try await split.setViewControllers(primary: p, secondary: t)
+    #expect(f.log.take() == [
+      "S.willMove(nil)", "T.willMove(Split)", "S.viewWillDisappear", "S.viewDidDisappear",
+      "T.viewDidLoad", "T.viewWillAppear", "T.viewIsAppearing", "T.viewDidAppear",
+      "S.didMove(nil)", "T.didMove(Split)",
+    ])
+    #expect(s.parent == nil && s.viewIfLoaded?.superview == nil)
+    #expect(t.viewIfLoaded?.frame == Rect(x: 320, y: 0, width: 1024 - 320, height: 768))
+    #expect(names(split.children) == ["P", "T"])
+    #expect(window.rootViewController === split)
+    #expect(split.checkInvariants().isEmpty)
+  }
 }
