@@ -38,6 +38,8 @@ public final class ControllerNode: @unchecked Sendable {
   var _environment: ContainmentEnvironment?
   var _treeEvents: Broadcaster<LifecycleEvent>?
   var _preferredContentSize = Size.zero
+  /// What a navigation controller shows for this controller (title, back title).
+  var _navigationItem = NavigationItem()
   /// Set while the controller is a window's root.
   weak var _window: Window?
   /// Set while a removal's hooks run after the controller was unlinked: where

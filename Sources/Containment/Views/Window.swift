@@ -86,10 +86,12 @@ public final class Window: @unchecked Sendable {
       TreeLock.withLock { old.node._window = nil }
     }
     guard let controller else { return }
+    // Hosted before its view loads, so `viewDidLoad` already sees the
+    // window's traits and clock (a split controller lays out by them).
+    TreeLock.withLock { controller.node._window = self }
     let view = await controller.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: animated)
     TreeLock.withLock {
-      controller.node._window = self
       _rootViewController = controller
       view._frame = Rect(x: 0, y: 0, width: rootView._frame.width, height: rootView._frame.height)
       rootView._link(view)

@@ -1,0 +1,40 @@
+/// Where a container puts a child's root view inside its own view: edge
+/// insets from the container's bounds, or a fixed width from the left inset.
+///
+/// Installed as layout constraints on the container's view (so a later
+/// `layoutIfNeeded()` keeps the child in place when the container is resized)
+/// and applied to the frame at once.
+struct ChildPlacement: Sendable, Hashable {
+  var insets: EdgeInsets
+  /// If set, the child is this wide and `insets.right` is ignored.
+  var width: Double?
+
+  init(insets: EdgeInsets = .zero, width: Double? = nil) {
+    self.insets = insets
+    self.width = width
+  }
+
+  /// The frame this placement gives inside `bounds`.
+  func frame(in bounds: Rect) -> Rect {
+    let x = bounds.minX + insets.left
+    let y = bounds.minY + insets.top
+    let height = max(0, bounds.height - insets.top - insets.bottom)
+    let width = self.width ?? max(0, bounds.width - insets.left - insets.right)
+    return Rect(x: x, y: y, width: width, height: height)
+  }
+
+  /// The constraints pinning `item` inside `container` (its superview).
+  func constraints(item: ObjectIdentifier, container: ObjectIdentifier) -> [LayoutConstraint<ObjectIdentifier>] {
+    var constraints = [
+      LayoutConstraint(item: item, attribute: .left, relatedItem: container, constant: insets.left),
+      LayoutConstraint(item: item, attribute: .top, relatedItem: container, constant: insets.top),
+      LayoutConstraint(item: item, attribute: .bottom, relatedItem: container, constant: -insets.bottom),
+    ]
+    if let width {
+      constraints.append(LayoutConstraint(item: item, attribute: .width, constant: width))
+    } else {
+      constraints.append(LayoutConstraint(item: item, attribute: .right, relatedItem: container, constant: -insets.right))
+    }
+    return constraints
+  }
+}

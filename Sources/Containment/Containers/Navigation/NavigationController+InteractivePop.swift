@@ -1,0 +1,150 @@
+extension NavigationController {
+  /// An interactive pop (SPEC N7), driven by `driver`: the swipe-back gesture
+  /// of UIKit, as one structured call.
+  ///
+  /// ```swift
+  /// let outcome = try await nav.interactivePop { gesture in
+  ///   for await x in touches { gesture.update(x / width) }
+  ///   return gesture.percentComplete > 0.5 ? .finish : .cancel
+  /// }.value
+  /// ```
+  ///
+  /// On `[A, B]`:
+  /// - **Start**: A's view is installed below B's; delegate `willShow(A)`;
+  ///   `B.viewWillDisappear → A.viewWillAppear → A.viewIsAppearing`. The stack
+  ///   still reads `[A, B]`.
+  /// - Then `driver` runs, reporting progress on the ``InteractivePopProgress``
+  ///   it is given, and returns a decision.
+  /// - **Finish** (``InteractivePopDecision/finish``): the rest of the
+  ///   animation (`(1 - percentComplete) × transitionDuration` on the tree's
+  ///   clock), B's view is removed, `B.viewDidDisappear → A.viewDidAppear`;
+  ///   then the stack becomes `[A]`, `B.willMove(nil) → B.didMove(nil)`,
+  ///   delegate `didShow(A)`. Outcome ``TransitionOutcome/completed``.
+  /// - **Cancel** (``InteractivePopDecision/cancel``): the animation back
+  ///   (`percentComplete × transitionDuration`), then the reversal (SPEC A3):
+  ///   `A.viewWillDisappear → A.viewDidDisappear` (A's view is detached again
+  ///   in between) `→ B.viewWillAppear → B.viewIsAppearing → B.viewDidAppear`;
+  ///   delegate `didShow(B)`. The stack stays `[A, B]`; B never gets
+  ///   `willMove`/`didMove`. Outcome ``TransitionOutcome/cancelled``.
+  ///
+  /// The whole gesture is **one transaction** on this controller's queue,
+  /// so the design needs no state left open between calls: pushes and pops
+  /// requested meanwhile (from other tasks, or from `driver` itself) are
+  /// queued behind it and run after it ends (SPEC N6). `driver` runs as a
+  /// hook of that transaction, in the calling task: awaiting the handle of a
+  /// request it made would wait on itself and throws
+  /// ``ContainmentError/awaitingOwnTransaction(_:)`` instead (SPEC R2).
+  ///
+  /// If `driver` throws, the gesture counts as cancelled: the pop is rolled
+  /// back as for `.cancel` and the error is rethrown (every will-hook still
+  /// gets its did-hook or reversal). Cancelling the calling task while
+  /// `driver` runs is up to `driver` (it sees the cancellation; throwing
+  /// rolls back); cancelled after the decision, the remaining animation is
+  /// cut short and the decision is applied, outcome
+  /// ``TransitionOutcome/interrupted`` (policy: finish, never half-undo).
+  ///
+  /// Throws ``ContainmentError/cannotPopRoot``, ``ContainmentError/emptyStack``
+  /// or ``ContainmentError/tornDown(_:)`` before anything changes.
+  @discardableResult
+  public nonisolated func interactivePop(
+    _ driver: @escaping @Sendable (InteractivePopProgress) async throws -> InteractivePopDecision
+  ) async throws -> TransactionHandle<TransitionOutcome> {
+    try await Transaction.perform(on: .controller(self)) { context in
+      try await self.runInteractivePop(driver, context: context)
+    }
+  }
+
+  nonisolated func runInteractivePop(
+    _ driver: @escaping @Sendable (InteractivePopProgress) async throws -> InteractivePopDecision,
+    context: TransactionContext
+  ) async throws -> TransitionOutcome {
+    let (popping, revealing) = try TreeLock.withLock { () -> (any ViewController, any ViewController) in
+      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+      let stack = node._children
+      guard stack.count >= 2 else { throw stack.isEmpty ? ContainmentError.emptyStack : ContainmentError.cannotPopRoot }
+      return (stack[stack.count - 1], stack[stack.count - 2])
+    }
+    if isViewLoaded { _ = await revealing.loadViewIfNeeded(in: context) }
+
+    var start = AppearancePass(animated: true)
+    let (environment, onScreen) = TreeLock.withLock { () -> (ContainmentEnvironment, Bool) in
+      let environment = node._resolvedEnvironment()
+      guard let view = node._view else { return (environment, false) }
+      let onScreen = view._window() != nil
+      if onScreen, _isInstalled(popping) {
+        start._begin(AppearancePass._forwardingTargets(from: popping), isAppearing: false)
+      }
+      if revealing.node._view != nil {
+        _install(revealing, _contentPlacement(), below: popping)
+        if onScreen { start._begin(AppearancePass._forwardingTargets(from: revealing), isAppearing: true) }
+      }
+      return (environment, onScreen)
+    }
+    node.emit(.transitionBegan(from: popping.node.id, to: revealing.node.id), transaction: context.id)
+    if let delegate = TreeLock.withLock({ _delegate() }) {
+      await askDelegate(in: context) {
+        await delegate.navigationController(self, willShow: revealing, animated: true)
+      }
+    }
+    await start.deliverWill(in: context)
+    await start.deliverIsAppearing(in: context)
+
+    let progress = InteractivePopProgress(popping: popping, revealing: revealing)
+    let decision = await context.runHook { await Result(catching: { try await driver(progress) }) }
+    let finishes = (try? decision.get()) == .finish
+    let remaining = finishes ? 1 - progress.percentComplete : progress.percentComplete
+    var interrupted = false
+    if onScreen {
+      interrupted = await Self.animate(for: transitionDuration * remaining, on: environment, animations: nil)
+    }
+
+    let outcome: TransitionOutcome
+    let shown: any ViewController
+    if finishes {
+      TreeLock.withLock {
+        popping.node._isMovingFromParent = true
+        if _isInstalled(popping) { _uninstall(popping) }
+      }
+      await start.deliverDid(in: context)
+      TreeLock.withLock { node._children.removeAll { $0 === popping } }
+      await popping.willMove(toParent: nil)
+      TreeLock.withLock { popping.node._parent = nil }
+      node.emit(.childRemoved(popping.node.id), transaction: context.id)
+      await popping.didMove(toParent: nil)
+      outcome = interrupted || Task.isCancelled ? .interrupted : .completed
+      shown = revealing
+    } else {
+      await rollBack(revealing: revealing, popping: popping, onScreen: onScreen, context: context)
+      outcome = .cancelled
+      shown = popping
+    }
+    node.emit(.transitionEnded(from: popping.node.id, to: revealing.node.id, outcome: outcome), transaction: context.id)
+    if let delegate = TreeLock.withLock({ _delegate() }) {
+      await askDelegate(in: context) { await delegate.navigationController(self, didShow: shown, animated: true) }
+    }
+    if case .failure(let error) = decision { throw error }
+    return outcome
+  }
+
+  /// The cancelled gesture's reversal (SPEC N7, A3): the revealed controller
+  /// disappears again and its view is detached, then the popped one appears
+  /// again. Each controller's nesting level, opened at the start, closes here.
+  private nonisolated func rollBack(
+    revealing: any ViewController, popping: any ViewController, onScreen: Bool, context: TransactionContext
+  ) async {
+    var back = AppearancePass(animated: true)
+    TreeLock.withLock {
+      if onScreen { back._begin(AppearancePass._forwardingTargets(from: revealing), isAppearing: false) }
+    }
+    await back.deliverWill(in: context)
+    TreeLock.withLock { if _isInstalled(revealing) { _uninstall(revealing) } }
+    await back.deliverDid(in: context)
+    var again = AppearancePass(animated: true)
+    TreeLock.withLock {
+      if onScreen, _isInstalled(popping) {
+        again._begin(AppearancePass._forwardingTargets(from: popping), isAppearing: true)
+      }
+    }
+    await again.deliverAll(in: context)
+  }
+}

@@ -1,0 +1,261 @@
+extension NavigationController {
+  /// Pushes `controller` on top of the stack (SPEC N2): `controller.willMove(self)`
+  /// → `controller.viewDidLoad` (first time, if this view is loaded) →
+  /// delegate `willShow` → `oldTop.viewWillDisappear` → `controller.viewWillAppear`
+  /// → `controller.viewIsAppearing` → (``transitionDuration`` on the tree's
+  /// clock if `animated`) → `oldTop.viewDidDisappear` → `controller.viewDidAppear`
+  /// → `controller.didMove(self)` → delegate `didShow`. Afterwards the old
+  /// top's view is detached; it stays on the stack. Appearance hooks only if
+  /// this view is on screen.
+  ///
+  /// One transaction on this controller's queue; see the type's notes for
+  /// waiting, nesting and cancellation. Returns the transition's outcome.
+  ///
+  /// Throws, before anything changes: ``ContainmentError/alreadyOnStack(_:)``
+  /// if `controller` is on this or another navigation stack (policy: an
+  /// error, never a move), ``ContainmentError/alreadyChild(child:parent:)``
+  /// if it is a child of another kind of container,
+  /// ``ContainmentError/cannotAddSelfAsChild(_:)``,
+  /// ``ContainmentError/wouldCreateCycle(child:parent:)``,
+  /// ``ContainmentError/alreadyInWindow(_:)``, ``ContainmentError/childInFlight(_:)``
+  /// or ``ContainmentError/tornDown(_:)``.
+  @discardableResult
+  public nonisolated func push(_ controller: any ViewController, animated: Bool) async throws
+    -> TransactionHandle<TransitionOutcome>
+  {
+    try await Transaction.perform(on: .controller(self)) { context in
+      try await self.changeStack(animated: animated, context: context) { stack in
+        if stack.contains(where: { $0 === controller }) { throw ContainmentError.alreadyOnStack(controller.node.id) }
+        return stack + [controller]
+      }.outcome
+    }
+  }
+
+  /// Pops the top of the stack and returns it (SPEC N3):
+  /// `top.willMove(nil)` → (revealed controller's `viewDidLoad`, first time) →
+  /// delegate `willShow` → `top.viewWillDisappear` → `revealed.viewWillAppear`
+  /// → `revealed.viewIsAppearing` → (animation) → `top.viewDidDisappear` →
+  /// `revealed.viewDidAppear` → `top.didMove(nil)` → delegate `didShow`.
+  /// From the moment the request runs, the stack reads without the popped
+  /// controller, and during its hooks its `isMovingFromParent` is true.
+  ///
+  /// One transaction on this controller's queue. Throws
+  /// ``ContainmentError/cannotPopRoot`` on a one-entry stack,
+  /// ``ContainmentError/emptyStack`` on an empty one,
+  /// ``ContainmentError/tornDown(_:)``; then nothing changed.
+  @discardableResult
+  public nonisolated func pop(animated: Bool) async throws -> TransactionHandle<any ViewController> {
+    try await Transaction.perform(on: .controller(self)) { context in
+      let change = try await self.changeStack(animated: animated, context: context) { stack in
+        guard stack.count >= 2 else { throw stack.isEmpty ? ContainmentError.emptyStack : ContainmentError.cannotPopRoot }
+        return Array(stack.dropLast())
+      }
+      return change.removed[0]
+    }
+  }
+
+  /// Pops every controller above `controller` and returns them, bottom first
+  /// (SPEC N4): only the old top and `controller` get appearance hooks; each
+  /// popped controller gets `willMove(nil)` and `didMove(nil)` (policy).
+  /// Popping to the current top changes nothing and returns `[]`.
+  ///
+  /// One transaction on this controller's queue. Throws
+  /// ``ContainmentError/notOnStack(_:)`` if `controller` is not on this
+  /// stack, ``ContainmentError/tornDown(_:)``; then nothing changed.
+  @discardableResult
+  public nonisolated func popTo(_ controller: any ViewController, animated: Bool) async throws
+    -> TransactionHandle<[any ViewController]>
+  {
+    try await Transaction.perform(on: .controller(self)) { context in
+      try await self.changeStack(animated: animated, context: context) { stack in
+        guard let index = stack.firstIndex(where: { $0 === controller }) else {
+          throw ContainmentError.notOnStack(controller.node.id)
+        }
+        return Array(stack[...index])
+      }.removed
+    }
+  }
+
+  /// Pops to the root (SPEC N4): on `[A, B, C, D]` only D and A get appearance
+  /// hooks (`D.viewWillDisappear → A.viewWillAppear → A.viewIsAppearing →
+  /// D.viewDidDisappear → A.viewDidAppear`); B, C and D each get
+  /// `willMove(nil)` first and `didMove(nil)` last. Returns `[B, C, D]`.
+  ///
+  /// One transaction on this controller's queue. Throws
+  /// ``ContainmentError/emptyStack`` on an empty stack,
+  /// ``ContainmentError/tornDown(_:)``; then nothing changed.
+  @discardableResult
+  public nonisolated func popToRoot(animated: Bool) async throws -> TransactionHandle<[any ViewController]> {
+    try await Transaction.perform(on: .controller(self)) { context in
+      try await self.changeStack(animated: animated, context: context) { stack in
+        guard let root = stack.first else { throw ContainmentError.emptyStack }
+        return [root]
+      }.removed
+    }
+  }
+
+  /// Replaces the whole stack (SPEC N5). Only the old and the new top get
+  /// appearance hooks; controllers leaving the stack get `willMove(nil)` /
+  /// `didMove(nil)`; controllers joining it get `willMove(self)` /
+  /// `didMove(self)`; controllers on both keep their place in the tree and
+  /// get nothing (the order may change). An empty array empties the stack.
+  /// Setting `[Y]` on an empty, on-screen stack is the initial root (SPEC N1):
+  /// `Y.willMove(self) → Y.viewDidLoad → Y.viewWillAppear → Y.viewIsAppearing
+  /// → Y.viewDidAppear → Y.didMove(self)`.
+  ///
+  /// One transaction on this controller's queue; see ``push(_:animated:)``
+  /// for the errors of a joining controller, plus
+  /// ``ContainmentError/sameController(_:)`` if one is listed twice. Nothing
+  /// changes when it throws.
+  @discardableResult
+  public nonisolated func setViewControllers(_ controllers: [any ViewController], animated: Bool) async throws
+    -> TransactionHandle<TransitionOutcome>
+  {
+    try await Transaction.perform(on: .controller(self)) { context in
+      try await self.changeStack(animated: animated, context: context) { _ in controllers }.outcome
+    }
+  }
+
+  /// The result of one stack change.
+  struct StackChange: Sendable {
+    /// Controllers that left the stack, in their old stack order.
+    let removed: [any ViewController]
+    let outcome: TransitionOutcome
+  }
+
+  /// Inside a transaction on this queue: replaces the stack with what
+  /// `plan` returns for the current one (`plan` runs under the link lock and
+  /// may throw a misuse error; then nothing changed). The order is the type's.
+  nonisolated func changeStack(
+    animated: Bool,
+    context: TransactionContext,
+    _ plan: ([any ViewController]) throws -> [any ViewController]
+  ) async throws -> StackChange {
+    let decision = try TreeLock.withLock { () -> StackDecision in
+      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+      let old = node._children
+      let new = try plan(old)
+      try _validateStack(new, replacing: old)
+      let decision = StackDecision(old: old, new: new)
+      node._children = new
+      for controller in decision.added {
+        controller.node._parent = self
+        controller.node._isMovingToParent = true
+      }
+      for controller in decision.removed { controller.node._isMovingFromParent = true }
+      return decision
+    }
+    for controller in decision.added { node.emit(.childAdded(controller.node.id), transaction: context.id) }
+    for controller in decision.removed { await controller.deliver(.willMove(toParent: nil), in: context) }
+    for controller in decision.added { await controller.deliver(.willMove(toParent: self), in: context) }
+
+    let newTop = decision.newTop
+    let topChanged = decision.topChanged
+    if topChanged, let newTop, isViewLoaded { _ = await newTop.loadViewIfNeeded(in: context) }
+
+    var pass = AppearancePass(animated: animated)
+    let (environment, onScreen) = TreeLock.withLock { () -> (ContainmentEnvironment, Bool) in
+      let environment = node._resolvedEnvironment()
+      guard topChanged, let view = node._view else { return (environment, false) }
+      let onScreen = view._window() != nil
+      let oldTop = decision.oldTop
+      let reveals = decision.old.contains { $0 === newTop }
+      if onScreen, let oldTop, _isInstalled(oldTop) {
+        pass._begin(AppearancePass._forwardingTargets(from: oldTop), isAppearing: false)
+      }
+      if let newTop, newTop.node._view != nil {
+        _install(newTop, _contentPlacement(), below: reveals ? oldTop : nil)
+        if onScreen { pass._begin(AppearancePass._forwardingTargets(from: newTop), isAppearing: true) }
+      }
+      return (environment, onScreen)
+    }
+
+    if topChanged {
+      node.emit(.transitionBegan(from: decision.oldTop?.node.id, to: newTop?.node.id), transaction: context.id)
+      if let newTop, let delegate = TreeLock.withLock({ _delegate() }) {
+        await askDelegate(in: context) { await delegate.navigationController(self, willShow: newTop, animated: animated) }
+      }
+    }
+    await pass.deliverWill(in: context)
+    await pass.deliverIsAppearing(in: context)
+    var interrupted = false
+    if topChanged, animated, onScreen {
+      interrupted = await Self.animate(for: transitionDuration, on: environment, animations: nil)
+    }
+    TreeLock.withLock {
+      for controller in decision.old + decision.added where controller !== newTop && _isInstalled(controller) {
+        _uninstall(controller)
+      }
+      for controller in decision.removed { controller.node._parent = nil }
+    }
+    for controller in decision.removed { node.emit(.childRemoved(controller.node.id), transaction: context.id) }
+    await pass.deliverDid(in: context)
+    for controller in decision.removed { await controller.didMove(toParent: nil) }
+    for controller in decision.added { await controller.didMove(toParent: self) }
+
+    let outcome: TransitionOutcome = interrupted || Task.isCancelled ? .interrupted : .completed
+    if topChanged {
+      node.emit(
+        .transitionEnded(from: decision.oldTop?.node.id, to: newTop?.node.id, outcome: outcome), transaction: context.id)
+      if let newTop, let delegate = TreeLock.withLock({ _delegate() }) {
+        await askDelegate(in: context) { await delegate.navigationController(self, didShow: newTop, animated: animated) }
+      }
+    }
+    return StackChange(removed: decision.removed, outcome: outcome)
+  }
+
+  /// Under the link lock: SPEC §8 for a new stack. Controllers already on
+  /// this stack may stay; every other one must be free to join.
+  nonisolated func _validateStack(_ new: [any ViewController], replacing old: [any ViewController]) throws {
+    var seen: Set<ObjectIdentifier> = []
+    for controller in new {
+      guard seen.insert(ObjectIdentifier(controller)).inserted else {
+        throw ContainmentError.sameController(controller.node.id)
+      }
+      if old.contains(where: { $0 === controller }) { continue }
+      try _validateAttach(controller, reservation: nil, ignoringParent: true)
+      if let parent = controller.node._parent {
+        if parent is NavigationController { throw ContainmentError.alreadyOnStack(controller.node.id) }
+        throw ContainmentError.alreadyChild(child: controller.node.id, parent: parent.node.id)
+      }
+    }
+  }
+
+  /// Inside a transaction on this queue, when this view has loaded: loads
+  /// the top's view and installs it, appearing if this view is on screen.
+  /// Does nothing if it is installed already.
+  nonisolated func installTop(context: TransactionContext) async {
+    let top = TreeLock.withLock { () -> (any ViewController)? in
+      guard node._view != nil, !node._isTornDown, let top = node._children.last, !_isInstalled(top) else { return nil }
+      return top
+    }
+    guard let top else { return }
+    _ = await top.loadViewIfNeeded(in: context)
+    var pass = AppearancePass(animated: false)
+    TreeLock.withLock {
+      guard let view = node._view, node._children.last === top, !_isInstalled(top) else { return }
+      _install(top, _contentPlacement())
+      if view._window() != nil { pass._begin(AppearancePass._forwardingTargets(from: top), isAppearing: true) }
+    }
+    await pass.deliverAll(in: context)
+  }
+}
+
+/// The structural part of one stack change, decided under the link lock.
+struct StackDecision {
+  let old: [any ViewController]
+  let new: [any ViewController]
+  let removed: [any ViewController]
+  let added: [any ViewController]
+
+  init(old: [any ViewController], new: [any ViewController]) {
+    self.old = old
+    self.new = new
+    self.removed = old.filter { controller in !new.contains { $0 === controller } }
+    self.added = new.filter { controller in !old.contains { $0 === controller } }
+  }
+
+  var oldTop: (any ViewController)? { old.last }
+  var newTop: (any ViewController)? { new.last }
+  var topChanged: Bool { oldTop !== newTop }
+}

@@ -1,0 +1,304 @@
+/// A container that shows two columns side by side when there is room, and
+/// one of them when there is not (SPEC S1, S2): UIKit's
+/// `UISplitViewController`, reduced to its classic two-column behaviour.
+///
+/// ```swift
+/// let split = SplitViewController()
+/// try await split.setViewControllers(primary: mailboxes, secondary: message)
+/// try await window.setRootViewController(split)        // regular: both shown
+/// try await window.setTraitCollection(.init(horizontalSizeClass: .compact))  // collapses
+/// try await split.show(.secondary)                      // compact: the detail comes up
+/// ```
+///
+/// **Layout** follows the horizontal size class of the window the split is
+/// shown in (``ViewController/traitCollection``; `regular` when in none):
+/// - `regular` (expanded): both root views installed, the primary
+///   ``primaryColumnWidth`` wide on the left, the secondary filling the rest;
+/// - `compact` (collapsed): one of them fills the bounds. Collapsed, the
+///   split acts as a two-entry stack with the secondary *stacked on* the
+///   primary: the primary is shown by default, ``show(_:)`` brings the
+///   secondary up or goes back; the delegate may choose which column stays
+///   shown at each collapse.
+/// The layout is decided when the split's view loads and re-decided on every
+/// trait change (``traitCollectionDidChange(_:)``), each time as a
+/// transaction on the split's queue.
+///
+/// **Collapse** (regular → compact): delegate asked for the column to keep
+/// (proposed: primary) → the other column's `viewWillDisappear` → its view
+/// removed → its `viewDidDisappear` → delegate `didCollapse`. **Expand**
+/// (compact → regular): the hidden column's view is installed →
+/// `viewWillAppear → viewIsAppearing → viewDidAppear` → delegate
+/// `didExpand`. The shown column gets no hooks either way, only a new frame;
+/// so every controller's hooks stay balanced across any number of
+/// collapses and expansions (SPEC S2). Appearance hooks only while the
+/// split's view is on screen.
+///
+/// Every change is one transaction on this controller's FIFO queue, with the
+/// waiting, nesting (SPEC R2) and cancellation rules of every verb (see
+/// ``ViewController/addChild(_:)``).
+public actor SplitViewController: ViewController {
+  public nonisolated let node: ControllerNode
+  /// The primary column's width in the expanded layout.
+  public nonisolated let primaryColumnWidth: Double
+  nonisolated let state = TreeGuarded(SplitState())
+
+  /// Creates a split controller with no columns; give it them with
+  /// ``setViewControllers(primary:secondary:)``.
+  public init(name: String = "Split", primaryColumnWidth: Double = 320) {
+    self.node = ControllerNode(name: name)
+    self.primaryColumnWidth = primaryColumnWidth
+  }
+
+  // MARK: Reading (synchronous snapshots)
+
+  /// The primary column's controller.
+  public nonisolated var primaryViewController: (any ViewController)? { TreeLock.withLock { _column(.primary) } }
+  /// The secondary column's controller.
+  public nonisolated var secondaryViewController: (any ViewController)? { TreeLock.withLock { _column(.secondary) } }
+
+  /// Whether the layout in effect shows one column. False until the split's
+  /// view has been laid out.
+  public nonisolated var isCollapsed: Bool { TreeLock.withLock { state._value.isLaidOut && state._value.isCollapsed } }
+
+  /// The column shown while collapsed (nil while expanded or not laid out).
+  public nonisolated var shownColumn: SplitColumn? {
+    TreeLock.withLock { state._value.isLaidOut && state._value.isCollapsed ? state._value.shownColumn : nil }
+  }
+
+  /// The delegate, held weakly (see ``SplitViewControllerDelegate``).
+  public nonisolated var delegate: (any SplitViewControllerDelegate)? {
+    get { TreeLock.withLock { state._value.delegate } }
+    set { TreeLock.withLock { state._value.delegate = newValue } }
+  }
+
+  // MARK: Requests
+
+  /// Sets both columns. A controller leaving a column gets `willMove(nil)`
+  /// first, its disappearance if it was shown, and `didMove(nil)` last; a
+  /// joining one gets `willMove(self)` first, its view installed by the
+  /// current layout (and its appearance, on screen), and `didMove(self)`
+  /// last. Passing the current pair changes nothing.
+  ///
+  /// One transaction on this controller's queue. Throws, before anything
+  /// changes: ``ContainmentError/sameController(_:)`` if both are the same,
+  /// ``ContainmentError/alreadyChild(child:parent:)`` for a controller with
+  /// another parent (policy: an error, never a move),
+  /// ``ContainmentError/cannotAddSelfAsChild(_:)``,
+  /// ``ContainmentError/wouldCreateCycle(child:parent:)``,
+  /// ``ContainmentError/alreadyInWindow(_:)``, ``ContainmentError/childInFlight(_:)``,
+  /// ``ContainmentError/tornDown(_:)``.
+  @discardableResult
+  public nonisolated func setViewControllers(primary: any ViewController, secondary: any ViewController) async throws
+    -> TransactionHandle<Void>
+  {
+    try await Transaction.perform(on: .controller(self)) { context in
+      try await self.replaceColumns(primary: primary, secondary: secondary, context: context)
+    }
+  }
+
+  /// Shows `column` while collapsed, like a push (secondary) or a pop
+  /// (primary) of the two-entry stack: the shown column's
+  /// `viewWillDisappear` → the other's `viewWillAppear → viewIsAppearing` →
+  /// `viewDidDisappear` → `viewDidAppear`. Expanded, both are shown and it
+  /// does nothing; the next collapse asks the delegate again.
+  ///
+  /// One transaction on this controller's queue. Throws
+  /// ``ContainmentError/tornDown(_:)``.
+  @discardableResult
+  public nonisolated func show(_ column: SplitColumn) async throws -> TransactionHandle<Void> {
+    try await Transaction.perform(on: .controller(self)) { context in
+      if self.node.isTornDown { throw ContainmentError.tornDown(self.node.id) }
+      await self.layoutColumns(showing: column, context: context)
+    }
+  }
+
+  // MARK: Hooks
+
+  public func loadView() async -> View { View(label: node.name) }
+
+  /// Lays the columns out when this view loads: a transaction on this queue
+  /// started without waiting for it (see ``NavigationController/viewDidLoad()``).
+  public func viewDidLoad() async {
+    await Transaction.enqueue(on: .controller(self)) { context in
+      await self.layoutColumns(showing: nil, context: context)
+    }
+  }
+
+  /// Brings the columns' frames up to date with this view's size.
+  public func viewWillAppear(_ animated: Bool) async {
+    node.viewIfLoaded?.layoutIfNeeded()
+  }
+
+  /// Collapses or expands for the new size class (SPEC S2): a transaction on
+  /// this queue, started without waiting for it; it runs at once when the
+  /// queue is free, so during ``Window/setTraitCollection(_:)`` it finishes
+  /// before the split's children hear of the change (parent first, SPEC D3).
+  /// It reads the traits when it runs, so a burst of changes settles on the
+  /// last one.
+  public func traitCollectionDidChange(_ previous: TraitCollection?) async {
+    await Transaction.enqueue(on: .controller(self)) { context in
+      await self.layoutColumns(showing: nil, context: context)
+    }
+  }
+
+  /// Collapsed: the shown column decides; expanded: the secondary (SPEC D1).
+  public func childForStatusBarStyle() async -> (any ViewController)? { _statusBarChild() }
+  /// Collapsed: the shown column decides; expanded: the secondary (SPEC D1).
+  public func childForStatusBarHidden() async -> (any ViewController)? { _statusBarChild() }
+
+  private nonisolated func _statusBarChild() -> (any ViewController)? {
+    TreeLock.withLock {
+      let collapsed = state._value.isLaidOut && state._value.isCollapsed
+      return _column(collapsed ? state._value.shownColumn : .secondary)
+    }
+  }
+
+  // MARK: Inside transactions
+
+  nonisolated func replaceColumns(primary: any ViewController, secondary: any ViewController, context: TransactionContext)
+    async throws
+  {
+    let decision = try TreeLock.withLock { () -> StackDecision in
+      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+      if primary === secondary { throw ContainmentError.sameController(primary.node.id) }
+      let old = [_column(.primary), _column(.secondary)].compactMap { $0 }
+      for controller in [primary, secondary] where !old.contains(where: { $0 === controller }) {
+        try _validateAttach(controller, reservation: nil, ignoringParent: true)
+        if let parent = controller.node._parent {
+          throw ContainmentError.alreadyChild(child: controller.node.id, parent: parent.node.id)
+        }
+      }
+      let decision = StackDecision(old: old, new: [primary, secondary])
+      let others = node._children.filter { child in !old.contains { $0 === child } }
+      node._children = [primary, secondary] + others
+      for controller in decision.added {
+        controller.node._parent = self
+        controller.node._isMovingToParent = true
+      }
+      for controller in decision.removed { controller.node._isMovingFromParent = true }
+      state._value.primary = primary
+      state._value.secondary = secondary
+      return decision
+    }
+    for controller in decision.added { node.emit(.childAdded(controller.node.id), transaction: context.id) }
+    for controller in decision.removed { await controller.deliver(.willMove(toParent: nil), in: context) }
+    for controller in decision.added { await controller.deliver(.willMove(toParent: self), in: context) }
+
+    var leaving = AppearancePass(animated: false)
+    TreeLock.withLock {
+      let onScreen = node._view?._window() != nil
+      for controller in decision.removed where onScreen && _isInstalled(controller) {
+        leaving._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: false)
+      }
+    }
+    await leaving.deliverWill(in: context)
+    TreeLock.withLock {
+      for controller in decision.removed where _isInstalled(controller) { _uninstall(controller) }
+    }
+    await leaving.deliverDid(in: context)
+    await layoutColumns(showing: nil, context: context)
+
+    TreeLock.withLock { for controller in decision.removed { controller.node._parent = nil } }
+    for controller in decision.removed { node.emit(.childRemoved(controller.node.id), transaction: context.id) }
+    for controller in decision.removed { await controller.didMove(toParent: nil) }
+    for controller in decision.added { await controller.didMove(toParent: self) }
+  }
+
+  /// Inside a transaction on this queue: makes the installed columns match
+  /// the current size class (and `requested`, the column to show while
+  /// collapsed). Does nothing until this view is loaded and both columns are set.
+  nonisolated func layoutColumns(showing requested: SplitColumn?, context: TransactionContext) async {
+    struct Reading {
+      let primary: any ViewController
+      let secondary: any ViewController
+      let compact: Bool
+      let wasCollapsed: Bool?
+      let shown: SplitColumn
+      let delegate: (any SplitViewControllerDelegate)?
+    }
+    let reading = TreeLock.withLock { () -> Reading? in
+      guard !node._isTornDown, node._view != nil, let primary = _column(.primary), let secondary = _column(.secondary)
+      else { return nil }
+      let traits = node._hostingWindow()?._traits ?? TraitCollection()
+      return Reading(
+        primary: primary, secondary: secondary, compact: traits.horizontalSizeClass == .compact,
+        wasCollapsed: state._value.isLaidOut ? state._value.isCollapsed : nil,
+        shown: state._value.shownColumn, delegate: state._value.delegate)
+    }
+    guard let reading else { return }
+    var shown = requested ?? reading.shown
+    if reading.compact, reading.wasCollapsed != true, requested == nil {
+      shown = .primary
+      if let delegate = reading.delegate {
+        shown = await askDelegate(in: context) {
+          await delegate.splitViewController(self, topColumnForCollapsingToProposedTopColumn: .primary)
+        }
+      }
+    }
+    let shownController = shown == .primary ? reading.primary : reading.secondary
+    let desired = reading.compact ? [shownController] : [reading.primary, reading.secondary]
+    if isViewLoaded {
+      for controller in desired { _ = await controller.loadViewIfNeeded(in: context) }
+    }
+
+    var pass = AppearancePass(animated: false)
+    let leaving = TreeLock.withLock { () -> [any ViewController]? in
+      guard let view = node._view, _column(.primary) === reading.primary, _column(.secondary) === reading.secondary
+      else { return nil }
+      let onScreen = view._window() != nil
+      let leaving = [reading.primary, reading.secondary].filter { controller in
+        _isInstalled(controller) && !desired.contains { $0 === controller }
+      }
+      if onScreen {
+        for controller in leaving {
+          pass._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: false)
+        }
+      }
+      for controller in desired {
+        let placement = _placement(of: controller, compact: reading.compact, primary: reading.primary)
+        if _isInstalled(controller) {
+          _pin(controller, placement)
+        } else {
+          _install(controller, placement)
+          if onScreen { pass._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: true) }
+        }
+      }
+      state._value.isCollapsed = reading.compact
+      state._value.isLaidOut = true
+      state._value.shownColumn = shown
+      return leaving
+    }
+    guard let leaving else { return }
+    await pass.deliverWill(in: context)
+    await pass.deliverIsAppearing(in: context)
+    TreeLock.withLock { for controller in leaving where _isInstalled(controller) { _uninstall(controller) } }
+    await pass.deliverDid(in: context)
+
+    guard let wasCollapsed = reading.wasCollapsed, wasCollapsed != reading.compact,
+      let delegate = TreeLock.withLock({ state._value.delegate })
+    else { return }
+    await askDelegate(in: context) {
+      if reading.compact {
+        await delegate.splitViewControllerDidCollapse(self)
+      } else {
+        await delegate.splitViewControllerDidExpand(self)
+      }
+    }
+  }
+
+  /// Under the link lock: a column's controller, if it is still a child.
+  nonisolated func _column(_ column: SplitColumn) -> (any ViewController)? {
+    let controller = column == .primary ? state._value.primary : state._value.secondary
+    guard let controller, controller.node._parent === self else { return nil }
+    return controller
+  }
+
+  /// Where a column's view goes in a layout.
+  nonisolated func _placement(of controller: any ViewController, compact: Bool, primary: any ViewController)
+    -> ChildPlacement
+  {
+    if compact { return ChildPlacement() }
+    if controller === primary { return ChildPlacement(width: primaryColumnWidth) }
+    return ChildPlacement(insets: EdgeInsets(left: primaryColumnWidth))
+  }
+}

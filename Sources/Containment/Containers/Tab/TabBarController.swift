@@ -1,0 +1,261 @@
+/// A container that shows one of several children, chosen by a tab bar
+/// (SPEC B1–B3): UIKit's `UITabBarController`, as an actor.
+///
+/// ```swift
+/// let tabs = TabBarController()
+/// try await tabs.setViewControllers([feed, profile], selectedIndex: 0)
+/// try await window.setRootViewController(tabs)
+/// let switched = try await tabs.select(1).value   // user tapped "Profile"
+/// ```
+///
+/// **The tabs are the children**, in tab order. Only the selected child's
+/// root view is installed (above the bar, ``tabBarHeight``); the others get
+/// no appearance hooks, and their views are loaded only when they are first
+/// selected (SPEC B1).
+///
+/// **Switching** from A to B (policy, SPEC B2): `B.viewDidLoad` (first time)
+/// → `B.viewWillAppear` → `A.viewWillDisappear` → `B.viewIsAppearing` (B's
+/// view is installed) → A's view is removed → `A.viewDidDisappear` →
+/// `B.viewDidAppear`. Not animated. Appearance hooks only while this view is
+/// on screen.
+///
+/// **Two ways to select** (SPEC B3): ``select(_:)`` is the user-facing path
+/// (a tap on the bar) and asks the delegate; ``setSelectedIndex(_:)`` is
+/// code setting `selectedIndex` and never does.
+///
+/// Every change is one transaction on this controller's FIFO queue, with the
+/// waiting, nesting (SPEC R2) and cancellation rules of every verb (see
+/// ``ViewController/addChild(_:)``); a switch that has started completes.
+public actor TabBarController: ViewController {
+  /// The bar's height; the selected child's view fills the rest.
+  public static let tabBarHeight: Double = 49
+
+  public nonisolated let node: ControllerNode
+  nonisolated let state = TreeGuarded(TabState())
+
+  /// Creates a tab controller with no tabs.
+  public init(name: String = "Tabs") {
+    self.node = ControllerNode(name: name)
+  }
+
+  // MARK: Reading (synchronous snapshots)
+
+  /// The tabs, in order: the children.
+  public nonisolated var viewControllers: [any ViewController] { node.children }
+
+  /// The selected child, or nil with no tabs.
+  public nonisolated var selectedViewController: (any ViewController)? { TreeLock.withLock { _selected() } }
+
+  /// The selected child's index in ``viewControllers``, or nil with no tabs.
+  public nonisolated var selectedIndex: Int? {
+    TreeLock.withLock { _selected().flatMap { selected in node._children.firstIndex { $0 === selected } } }
+  }
+
+  /// The delegate, held weakly (see ``TabBarControllerDelegate``).
+  public nonisolated var delegate: (any TabBarControllerDelegate)? {
+    get { TreeLock.withLock { state._value.delegate } }
+    set { TreeLock.withLock { state._value.delegate = newValue } }
+  }
+
+  // MARK: Requests
+
+  /// Replaces the tabs and selects `controllers[selectedIndex]` (code path:
+  /// the delegate is not asked). Leaving tabs get `willMove(nil)` first and
+  /// `didMove(nil)` last; joining tabs get `willMove(self)` and
+  /// `didMove(self)` at the same points; the selection switch (SPEC B2) runs
+  /// in between. An empty array removes every tab.
+  ///
+  /// One transaction on this controller's queue. Throws, before anything
+  /// changes: ``ContainmentError/tabIndexOutOfRange(index:count:)``,
+  /// ``ContainmentError/sameController(_:)`` for a tab listed twice,
+  /// ``ContainmentError/alreadyChild(child:parent:)`` for a controller that has
+  /// another parent (policy: an error, never a move),
+  /// ``ContainmentError/cannotAddSelfAsChild(_:)``,
+  /// ``ContainmentError/wouldCreateCycle(child:parent:)``,
+  /// ``ContainmentError/alreadyInWindow(_:)``, ``ContainmentError/childInFlight(_:)``,
+  /// ``ContainmentError/tornDown(_:)``.
+  @discardableResult
+  public nonisolated func setViewControllers(_ controllers: [any ViewController], selectedIndex: Int = 0) async throws
+    -> TransactionHandle<Void>
+  {
+    try await Transaction.perform(on: .controller(self)) { context in
+      try await self.replaceTabs(controllers, selectedIndex: selectedIndex, context: context)
+    }
+  }
+
+  /// Selects the tab at `index` as code does (SPEC B3): the delegate is not
+  /// asked or told. Selecting the selected tab does nothing.
+  ///
+  /// One transaction on this controller's queue. Throws
+  /// ``ContainmentError/tabIndexOutOfRange(index:count:)`` or
+  /// ``ContainmentError/tornDown(_:)`` before anything changes.
+  @discardableResult
+  public nonisolated func setSelectedIndex(_ index: Int) async throws -> TransactionHandle<Void> {
+    try await Transaction.perform(on: .controller(self)) { context in
+      let candidate = try TreeLock.withLock { try self._tab(at: index) }
+      await self.switchSelection(to: candidate, context: context)
+    }
+  }
+
+  /// Selects the tab at `index` as the user does, by tapping the bar
+  /// (SPEC B3): the delegate's `shouldSelect` is asked first; `false` changes
+  /// nothing and the handle's value is `false`. Otherwise the switch runs
+  /// (SPEC B2; nothing if the tab is already selected), then the delegate's
+  /// `didSelect`, and the value is `true`.
+  ///
+  /// One transaction on this controller's queue; the delegate is asked
+  /// inside it. Throws ``ContainmentError/tabIndexOutOfRange(index:count:)``
+  /// or ``ContainmentError/tornDown(_:)`` before the delegate is asked.
+  @discardableResult
+  public nonisolated func select(_ index: Int) async throws -> TransactionHandle<Bool> {
+    try await Transaction.perform(on: .controller(self)) { context in
+      let (candidate, delegate) = try TreeLock.withLock { (try self._tab(at: index), self.state._value.delegate) }
+      if let delegate {
+        let allowed = await self.askDelegate(in: context) {
+          await delegate.tabBarController(self, shouldSelect: candidate)
+        }
+        guard allowed else { return false }
+      }
+      await self.switchSelection(to: candidate, context: context)
+      if let delegate {
+        await self.askDelegate(in: context) { await delegate.tabBarController(self, didSelect: candidate) }
+      }
+      return true
+    }
+  }
+
+  // MARK: Hooks
+
+  public func loadView() async -> View { View(label: node.name) }
+
+  /// Installs the selected tab's view (loading it) when this view loads; a
+  /// transaction on this queue started without waiting for it (see
+  /// ``NavigationController/viewDidLoad()``).
+  public func viewDidLoad() async {
+    await Transaction.enqueue(on: .controller(self)) { context in
+      let selected = TreeLock.withLock { self._selected() ?? self.node._children.first }
+      await self.switchSelection(to: selected, context: context)
+    }
+  }
+
+  /// Brings the selected child's frame up to date with this view's size.
+  public func viewWillAppear(_ animated: Bool) async {
+    node.viewIfLoaded?.layoutIfNeeded()
+  }
+
+  /// The selected tab decides (SPEC D1).
+  public func childForStatusBarStyle() async -> (any ViewController)? { selectedViewController }
+  /// The selected tab decides (SPEC D1).
+  public func childForStatusBarHidden() async -> (any ViewController)? { selectedViewController }
+
+  /// Adopts the selected tab's preferred content size (SPEC D2).
+  public func preferredContentSizeDidChange(forChild child: any ViewController) async {
+    guard child === selectedViewController else { return }
+    await setPreferredContentSize(child.node.preferredContentSize)
+  }
+
+  // MARK: Inside transactions
+
+  nonisolated func replaceTabs(_ controllers: [any ViewController], selectedIndex: Int, context: TransactionContext)
+    async throws
+  {
+    let decision = try TreeLock.withLock { () -> StackDecision in
+      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+      if !controllers.isEmpty, !controllers.indices.contains(selectedIndex) {
+        throw ContainmentError.tabIndexOutOfRange(index: selectedIndex, count: controllers.count)
+      }
+      let old = node._children
+      var seen: Set<ObjectIdentifier> = []
+      for controller in controllers {
+        guard seen.insert(ObjectIdentifier(controller)).inserted else {
+          throw ContainmentError.sameController(controller.node.id)
+        }
+        if old.contains(where: { $0 === controller }) { continue }
+        try _validateAttach(controller, reservation: nil, ignoringParent: true)
+        if let parent = controller.node._parent {
+          throw ContainmentError.alreadyChild(child: controller.node.id, parent: parent.node.id)
+        }
+      }
+      let decision = StackDecision(old: old, new: controllers)
+      node._children = controllers
+      for controller in decision.added {
+        controller.node._parent = self
+        controller.node._isMovingToParent = true
+      }
+      for controller in decision.removed { controller.node._isMovingFromParent = true }
+      return decision
+    }
+    for controller in decision.added { node.emit(.childAdded(controller.node.id), transaction: context.id) }
+    for controller in decision.removed { await controller.deliver(.willMove(toParent: nil), in: context) }
+    for controller in decision.added { await controller.deliver(.willMove(toParent: self), in: context) }
+    await switchSelection(to: controllers.isEmpty ? nil : controllers[selectedIndex], context: context)
+    TreeLock.withLock {
+      for controller in decision.removed {
+        if _isInstalled(controller) { _uninstall(controller) }
+        controller.node._parent = nil
+      }
+    }
+    for controller in decision.removed { node.emit(.childRemoved(controller.node.id), transaction: context.id) }
+    for controller in decision.removed { await controller.didMove(toParent: nil) }
+    for controller in decision.added { await controller.didMove(toParent: self) }
+  }
+
+  /// Makes `new` the selected tab (SPEC B2 order). Without a loaded view it
+  /// only records the selection; if `new` is selected already it makes sure
+  /// its view is installed.
+  nonisolated func switchSelection(to new: (any ViewController)?, context: TransactionContext) async {
+    let old = TreeLock.withLock { () -> (any ViewController)? in
+      defer { state._value.selected = new }
+      return _selected()
+    }
+    if let new, isViewLoaded { _ = await new.loadViewIfNeeded(in: context) }
+    var appearing = AppearancePass(animated: false)
+    var disappearing = AppearancePass(animated: false)
+    let switches = TreeLock.withLock { () -> Bool in
+      guard let view = node._view else { return false }
+      let onScreen = view._window() != nil
+      var changed = false
+      if let new, new.node._view != nil, !_isInstalled(new) {
+        _install(new, Self._contentPlacement)
+        if onScreen { appearing._begin(AppearancePass._forwardingTargets(from: new), isAppearing: true) }
+        changed = true
+      }
+      if let old, old !== new, _isInstalled(old) {
+        if onScreen { disappearing._begin(AppearancePass._forwardingTargets(from: old), isAppearing: false) }
+        changed = true
+      }
+      return changed
+    }
+    guard switches else { return }
+    node.emit(.transitionBegan(from: old?.node.id, to: new?.node.id), transaction: context.id)
+    await appearing.deliverWill(in: context)
+    await disappearing.deliverWill(in: context)
+    await appearing.deliverIsAppearing(in: context)
+    TreeLock.withLock {
+      if let old, old !== new, _isInstalled(old) { _uninstall(old) }
+    }
+    await disappearing.deliverDid(in: context)
+    await appearing.deliverDid(in: context)
+    node.emit(.transitionEnded(from: old?.node.id, to: new?.node.id, outcome: .completed), transaction: context.id)
+  }
+
+  /// Under the link lock: the tab at `index`, or SPEC §8's error.
+  nonisolated func _tab(at index: Int) throws -> any ViewController {
+    if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+    let tabs = node._children
+    guard tabs.indices.contains(index) else {
+      throw ContainmentError.tabIndexOutOfRange(index: index, count: tabs.count)
+    }
+    return tabs[index]
+  }
+
+  /// Under the link lock: the selected child, if it is still a child (or,
+  /// inside ``setViewControllers(_:selectedIndex:)``, a leaving tab whose
+  /// removal has not finished: it still has to disappear).
+  nonisolated func _selected() -> (any ViewController)? {
+    guard let selected = state._value.selected, selected.node._parent === self else { return nil }
+    return selected
+  }
+
+  static let _contentPlacement = ChildPlacement(insets: EdgeInsets(bottom: tabBarHeight))
+}
