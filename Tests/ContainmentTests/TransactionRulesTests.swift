@@ -146,4 +146,50 @@ struct TransactionRulesTests {
     await first
     #expect(names(p1.children) == ["A"])
   }
+
+  @Test func ancestorAndDescendantTransactionsNeverOverlap_R4() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let window = try await f.onScreen(p)
+    try await f.install(a, in: p)
+    try await p.addChild(b)
+    _ = f.log.take()
+    let gate = Gate()
+    await a.setOnHook { hook in if hook == "viewWillDisappear" { await gate.wait() } }
+    // The transition on P is suspended in A.viewWillDisappear ...
+    async let transition: Void = { _ = try? await p.transition(from: a, to: b) }()
+    await gate.waiters(atLeast: 1)
+    // ... when the window (P's ancestor) takes P off screen.
+    async let offScreen: Void = { _ = try? await window.setRootViewController(nil) }()
+    while TreeLock.withLock({ window.hierarchy.pending + p.node.hierarchy.waiters.count }) == 0 { await Task.yield() }
+    #expect(f.log.all == ["B.viewDidLoad", "A.viewWillDisappear"])
+    gate.open()
+    _ = await (transition, offScreen)
+    // The window's transaction ran after the transition, as if requested after it.
+    #expect(f.log.take() == [
+      "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+      "A.viewDidDisappear", "B.viewDidAppear",
+      "P.viewWillDisappear", "B.viewWillDisappear", "P.viewDidDisappear", "B.viewDidDisappear",
+    ])
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func siblingSubtreesStillRunInParallel_R5() async throws {
+    let f = Fixture()
+    let r = f.controller("R"), left = f.controller("L"), right = f.controller("Rt")
+    let x = f.controller("X"), y = f.controller("Y")
+    let window = try await f.onScreen(r)
+    try await f.install(left, in: r)
+    try await f.install(right, in: r)
+    let gate = Gate()
+    await x.setOnHook { hook in if hook == "willMove" { await gate.wait() } }
+    async let blocked: Void = { _ = try? await left.addChild(x) }()
+    await gate.waiters(atLeast: 1)
+    // L's transaction is suspended; its sibling's subtree is not serialized behind it.
+    try await right.addChild(y)
+    #expect(f.log.take() == ["X.willMove(L)", "Y.willMove(Rt)"])
+    gate.open()
+    await blocked
+    #expect(window.rootViewController === r)
+  }
 }

@@ -18,6 +18,8 @@ public final class ControllerNode: @unchecked Sendable {
   public let name: String
 
   let queue: TransactionQueue
+  /// Hierarchical exclusion state; guarded by the link lock.
+  let hierarchy = HierarchySlot()
   let events: Broadcaster<LifecycleEvent>
   /// What the controller's stream has reported; guarded by its own leaf lock,
   /// taken inside the broadcaster's lock when an event is stamped.

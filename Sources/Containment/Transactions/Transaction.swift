@@ -91,10 +91,13 @@ enum Transaction {
   ) async {
     let queue = governor.queue
     queue.setCurrent(handle.id)
+    let topLevel = outer?.runningChain().isEmpty ?? true
+    let admission = await HierarchyExclusion.enter(governor, topLevel: topLevel)
     let context = TransactionContext(id: handle.id, governor: governor, outer: outer)
     let result = await TransactionContext.$current.withValue(context) {
       await Result(catching: { try await body(context) })
     }
+    HierarchyExclusion.leave(admission)
     let deferred = context.takeDeferred()
     handle.complete(result)
     queue.setCurrent(nil)

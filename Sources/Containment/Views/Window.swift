@@ -15,6 +15,8 @@ public final class Window: @unchecked Sendable {
   /// The window's own view; the root controller's view is installed in it.
   public let rootView: View
   let queue = TransactionQueue(label: "window")
+  /// Hierarchical exclusion state; guarded by the link lock.
+  let hierarchy = HierarchySlot()
 
   // MARK: Guarded by TreeLock
   var _environment: ContainmentEnvironment

@@ -1,0 +1,125 @@
+/// Per-governor bookkeeping for hierarchical exclusion; guarded by the link lock.
+///
+/// Transactions on one container are serialized by its FIFO queue (SPEC R1).
+/// Transactions on *different* containers of one tree must not overlap either
+/// when one container is an ancestor of the other: an ancestor's appearance
+/// pass over a subtree would otherwise interleave its decisions and hooks with
+/// a descendant's transition half-way through, and a controller's hook
+/// sequence would match no sequential order (SPEC R4). Siblings' subtrees are
+/// disjoint, so their transactions still run in parallel, as do independent
+/// trees (SPEC R5).
+final class HierarchySlot: @unchecked Sendable {
+  /// Transactions running on this governor (nested ones included).
+  var running = 0
+  /// Transactions running on strict descendants.
+  var activeBelow = 0
+  /// Top-level transactions here waiting for their descendants to finish:
+  /// new top-level transactions below wait behind them (no starvation).
+  var pending = 0
+  /// Tasks waiting for this slot to change.
+  var waiters: [UnsafeContinuation<Void, Never>] = []
+}
+
+/// Admission of a transaction into its tree (CONCURRENCY.md, "Hierarchical
+/// exclusion").
+///
+/// Only a *top-level* transaction — one whose task runs no other transaction —
+/// waits here, after taking its own queue, until no transaction runs on an
+/// ancestor or a descendant of its governor. A nested transaction (started
+/// from inside another, rules 2–5 of ``Transaction``) is admitted at once: it
+/// belongs to the transaction that caused it, and waiting there could wait on
+/// itself. What a waiting transaction waits for is a running transaction,
+/// which never waits here again; so no cycle of waits can form.
+enum HierarchyExclusion {
+  /// What `leave` must undo.
+  struct Admission: Sendable {
+    let slot: HierarchySlot
+    let ancestors: [HierarchySlot]
+  }
+
+  static func enter(_ governor: Governor, topLevel: Bool) async -> Admission {
+    if !topLevel {
+      return TreeLock.withLock { admit(governor) }
+    }
+    var waitingForDescendants = false
+    while true {
+      var admission: Admission?
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        let admitted = TreeLock.withLock { () -> Admission? in
+          let slot = governor._slot
+          let ancestors = governor._ancestorSlots()
+          if let busy = ancestors.first(where: { $0.running > 0 || $0.pending > 0 }) {
+            busy.waiters.append(continuation)
+            return nil
+          }
+          if slot.activeBelow > 0 {
+            if !waitingForDescendants {
+              waitingForDescendants = true
+              slot.pending += 1
+            }
+            slot.waiters.append(continuation)
+            return nil
+          }
+          if waitingForDescendants { slot.pending -= 1 }
+          return admit(governor)
+        }
+        admission = admitted
+        if admitted != nil { continuation.resume() }
+      }
+      if let admission { return admission }
+    }
+  }
+
+  /// Under the link lock.
+  private static func admit(_ governor: Governor) -> Admission {
+    let slot = governor._slot
+    let ancestors = governor._ancestorSlots()
+    slot.running += 1
+    for ancestor in ancestors { ancestor.activeBelow += 1 }
+    return Admission(slot: slot, ancestors: ancestors)
+  }
+
+  static func leave(_ admission: Admission) {
+    let waiters = TreeLock.withLock { () -> [UnsafeContinuation<Void, Never>] in
+      var woken: [UnsafeContinuation<Void, Never>] = []
+      admission.slot.running -= 1
+      if admission.slot.running == 0 {
+        woken += admission.slot.waiters
+        admission.slot.waiters.removeAll()
+      }
+      for ancestor in admission.ancestors {
+        ancestor.activeBelow -= 1
+        if ancestor.activeBelow == 0 {
+          woken += ancestor.waiters
+          ancestor.waiters.removeAll()
+        }
+      }
+      return woken
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}
+
+extension Governor {
+  /// Under the link lock.
+  var _slot: HierarchySlot {
+    switch self {
+    case .controller(let controller): controller.node.hierarchy
+    case .window(let window): window.hierarchy
+    }
+  }
+
+  /// Under the link lock: the slots of every ancestor, nearest first, up to
+  /// the hosting window.
+  func _ancestorSlots() -> [HierarchySlot] {
+    guard case .controller(let controller) = self else { return [] }
+    var slots: [HierarchySlot] = []
+    var node = controller.node
+    while let parent = node._parent?.node {
+      slots.append(parent.hierarchy)
+      node = parent
+    }
+    if let window = node._window { slots.append(window.hierarchy) }
+    return slots
+  }
+}
