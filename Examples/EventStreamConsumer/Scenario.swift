@@ -46,6 +46,27 @@ struct Scenario {
     // an unbalanced call: reported, ignored
     await left.endAppearanceTransition()
 
+    // a navigation stack: push, pop, and an interactive pop that is cancelled
+    let nav = NavigationController(name: "Nav", transitionDuration: .milliseconds(60))
+    let inbox = Screen("Inbox"), message = Screen("Message")
+    try await root.show(nav)
+    try await nav.setViewControllers([inbox], animated: false)
+    try await nav.push(message, animated: true)
+    _ = try await nav.pop(animated: true).value
+    try await nav.push(message, animated: false)
+    _ = try await nav.interactivePop { gesture in
+      gesture.update(0.3)  // the finger lifts a third of the way across
+      return .cancel
+    }.value
+    try await root.dismiss(nav)
+
+    // tabs: the user taps the second tab
+    let tabs = TabBarController(name: "Tabs")
+    let home = Screen("Home"), settings = Screen("Settings")
+    try await root.show(tabs)
+    try await tabs.setViewControllers([home, settings], selectedIndex: 0)
+    _ = try await tabs.select(1).value
+
     try await window.tearDown()
   }
 }

@@ -70,6 +70,25 @@ struct EventStreamTests {
     #expect(window.rootViewController === r)
   }
 
+  @Test func treeStreamSeesAPoppedControllersWholeRemoval_E2() async throws {
+    let f = Fixture()
+    let a = f.controller("A"), b = f.controller("B")
+    let window = Window()
+    let nav = try await f.onScreenNavigation([a, b], in: window)
+    var tree = nav.treeEvents().makeAsyncIterator()
+    _ = await tree.next()
+    _ = try await nav.pop(animated: false).value
+    var seen: [String] = []
+    while seen.last != "Nav transitionEnded", let event = await tree.next() {
+      seen.append("\(event.path) \(event.kind.name)")
+    }
+    #expect(seen == [
+      "Nav/B willMove", "Nav/A viewDidLoad", "Nav transitionBegan", "Nav/B viewWillDisappear", "Nav/A viewWillAppear",
+      "Nav/A viewIsAppearing", "Nav childRemoved", "Nav/B viewDidDisappear", "Nav/A viewDidAppear",
+      "Nav/B didMove", "Nav transitionEnded",
+    ])
+  }
+
   @Test func eventsAreNumberedInOrderAndShareTheirTransaction_E3() async throws {
     let f = Fixture()
     let p = f.controller("P"), a = f.controller("A")

@@ -167,17 +167,12 @@ extension ViewController {
         }
         childView._unlink()
       }
-      child.node._beginDeparture()
       node._children.removeAll { $0 === child }
-      child.node._parent = nil
+      child.node._detachFromParent()
     }
     node.emit(.childRemoved(child.node.id), transaction: context.id)
     await pass.deliverAll(in: context)
-    await child.deliver(.didMove(toParent: nil), in: context)
-    TreeLock.withLock {
-      child.node._isMovingFromParent = false
-      child.node._departure = nil
-    }
+    await child.didMove(toParent: nil)
   }
 
   /// Tells this controller it is about to move to `parent` (or, with nil, to
@@ -201,6 +196,8 @@ extension ViewController {
   public nonisolated func didMove(toParent parent: (any ViewController)?) async {
     await deliver(.didMove(toParent: parent), in: TransactionContext.current?.runningChain().first)
     TreeLock.withLock {
+      // A removal is over: its events no longer go to the former ancestors.
+      if parent == nil, node._parent == nil { node._departure = nil }
       let state = node._appearance.state
       guard state == .appeared || state == .disappeared else { return }
       if parent != nil { node._isMovingToParent = false } else { node._isMovingFromParent = false }

@@ -169,12 +169,16 @@ public final class ControllerNode: @unchecked Sendable {
     }
   }
 
-  /// Under the link lock, just before unlinking from its parent: keeps the
-  /// route of its events until ``_depart()`` ends the departure.
-  func _beginDeparture() {
+  /// Under the link lock: unlinks this controller from its parent (the
+  /// caller removes it from the parent's children), keeping the route of its
+  /// events to its former ancestors' tree streams until
+  /// `didMove(toParent: nil)` — the last event of every removal (SPEC C2, C4)
+  /// — has been delivered. Every unlink goes through here.
+  func _detachFromParent() {
     guard let parent = _parent?.node else { return }
     let route = parent._route()
     _departure = Departure(parentPath: route.path, treeStreams: route.treeStreams, environment: route.environment)
+    _parent = nil
   }
 
   /// True if `self` is `other` or one of its ancestors.

@@ -108,7 +108,7 @@ extension NavigationController {
       await start.deliverDid(in: context)
       TreeLock.withLock { node._children.removeAll { $0 === popping } }
       await popping.willMove(toParent: nil)
-      TreeLock.withLock { popping.node._parent = nil }
+      TreeLock.withLock { popping.node._detachFromParent() }
       node.emit(.childRemoved(popping.node.id), transaction: context.id)
       await popping.didMove(toParent: nil)
       outcome = interrupted || Task.isCancelled ? .interrupted : .completed

@@ -186,7 +186,7 @@ extension NavigationController {
       for controller in decision.old + decision.added where controller !== newTop && _isInstalled(controller) {
         _uninstall(controller)
       }
-      for controller in decision.removed { controller.node._parent = nil }
+      for controller in decision.removed { controller.node._detachFromParent() }
     }
     for controller in decision.removed { node.emit(.childRemoved(controller.node.id), transaction: context.id) }
     await pass.deliverDid(in: context)

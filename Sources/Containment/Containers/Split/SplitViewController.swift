@@ -198,7 +198,7 @@ public actor SplitViewController: ViewController {
     await leaving.deliverDid(in: context)
     await layoutColumns(showing: nil, context: context)
 
-    TreeLock.withLock { for controller in decision.removed { controller.node._parent = nil } }
+    TreeLock.withLock { for controller in decision.removed { controller.node._detachFromParent() } }
     for controller in decision.removed { node.emit(.childRemoved(controller.node.id), transaction: context.id) }
     for controller in decision.removed { await controller.didMove(toParent: nil) }
     for controller in decision.added { await controller.didMove(toParent: self) }

@@ -192,7 +192,7 @@ public actor TabBarController: ViewController {
     TreeLock.withLock {
       for controller in decision.removed {
         if _isInstalled(controller) { _uninstall(controller) }
-        controller.node._parent = nil
+        controller.node._detachFromParent()
       }
     }
     for controller in decision.removed { node.emit(.childRemoved(controller.node.id), transaction: context.id) }
