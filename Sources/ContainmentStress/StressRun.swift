@@ -1,0 +1,112 @@
+import Containment
+
+/// A weak reference, for the leak check.
+final class WeakReference: @unchecked Sendable {
+  weak var object: AnyObject?
+  let label: String
+  init(_ object: AnyObject, label: String) {
+    self.object = object
+    self.label = label
+  }
+}
+
+/// What one run produced.
+struct RunResult: Sendable {
+  var history: History
+  var findings: [Finding]
+  var quiescentChecks: Int
+  var elapsed: Duration
+  var leaks: [String]
+}
+
+/// One complete run: build the world, subscribe, set up, run the workload
+/// (or a given list of operations, for the reducer), check, tear down,
+/// check for leaks.
+enum StressRun {
+  static func execute(options: Options, operations: [Operation]? = nil, watchdog: Watchdog?) async -> RunResult {
+    let (history, findings, quiescentChecks, elapsed, references) = await live(options: options, operations: operations, watchdog: watchdog)
+    // Everything the run held is released now; nothing may survive.
+    var leaks: [String] = []
+    for _ in 0..<50 {
+      leaks = references.filter { $0.object != nil }.map(\.label)
+      if leaks.isEmpty { break }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return RunResult(history: history, findings: findings, quiescentChecks: quiescentChecks, elapsed: elapsed, leaks: leaks)
+  }
+
+  private static func live(options: Options, operations: [Operation]?, watchdog: Watchdog?) async
+    -> (History, [Finding], Int, Duration, [WeakReference])
+  {
+    let environment = ContainmentEnvironment(clock: ContinuousClock())
+    let rng = SplitMix64(seed: options.seed)
+    let world = World(options: options, environment: environment)
+    var subscriberRNG = rng.derived(0x5B)
+    let subscribers = Subscribers(world: world, rng: &subscriberRNG)
+    let run = Run(world: world, options: options)
+    let workload = Workload(run: run, options: options)
+    var setupEnd = Duration.zero, workEnd = Duration.zero
+    var initial = Model(nodes: [], ids: [])
+    var final = Model(nodes: [], ids: [])
+    let clock = ContinuousClock()
+    var elapsed = Duration.zero
+    await withTaskGroup(of: Void.self) { group in
+      for subscription in subscribers.all { group.addTask { await subscription.consume() } }
+      if let watchdog { group.addTask { await watchdog.watch(run) } }
+      do {
+        var setupRNG = rng.derived(0x5E7)
+        try await world.setUp(&setupRNG)
+      } catch {
+        run.report(Finding(category: .unexpectedSetup, message: "setup failed: \(error)"))
+      }
+      checkInvariants(run: run, when: "after setup")
+      setupEnd = run.now()
+      initial = Model.snapshot(of: world)
+      watchdog?.enter("run")
+      let start = clock.now
+      if let operations {
+        await withTaskGroup(of: Void.self) { trial in
+          for operation in operations { trial.addTask { await perform(operation, run: run) } }
+        }
+      } else {
+        await workload.execute(seed: rng.derived(0x3C))
+      }
+      elapsed = clock.now - start
+      checkInvariants(run: run, when: "end of the workload")
+      final = Model.snapshot(of: world)
+      workEnd = run.now()
+      watchdog?.enter("teardown")
+      await world.tearDown()
+      watchdog?.enter("checks")
+      watchdog?.stop()
+    }
+    let history = History(
+      names: world.controllers.map(\.node.name),
+      ids: world.controllers.map(\.node.id),
+      indexByID: world.indexByID,
+      events: subscribers.recorders.map { $0.events.filter { !$0.kind.isMarker } },
+      recorderMarkers: subscribers.recorders.flatMap { recorder in
+        recorder.events.filter { $0.kind.isMarker }.compactMap { event -> String? in
+          switch event.kind {
+          case .subscribed, .terminated: nil
+          default: "\(event.kind) on \(world[recorder.controller].node.name)"
+          }
+        }
+      },
+      hookLogs: world.controllers.map { $0.hookLog.withLock { $0 } },
+      setupEnd: setupEnd,
+      workEnd: workEnd,
+      initial: initial,
+      final: final,
+      registered: run.transactions.withLock { $0 },
+      records: run.records.withLock { $0 },
+      watched: run.watched.withLock { $0 }.map { ($0.0, $0.1()) },
+      strangers: Set(world.strangers),
+      others: subscribers.others.map { ($0.role, $0.controller, $0.isTree, $0.events) })
+    var references = world.controllers.map { WeakReference($0, label: $0.node.name) }
+    references += world.windows.enumerated().map { WeakReference($1, label: "window \($0)") }
+    references.append(WeakReference(world.doomedWindow, label: "doomed window"))
+    references += world.controllers.compactMap { controller in controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") } }
+    return (history, run.findings.withLock { $0 }, workload.quiescentChecks, elapsed, references)
+  }
+}
