@@ -142,12 +142,13 @@ struct Checks {
     }
     for (lane, events) in streams.sorted(by: { $0.key < $1.key }) {
       var seen: [TransactionID: Int] = [:]
+      let outside = events.filter { $0.transaction == nil }
+      if let first = outside.first {
+        fail(.unexplained, "\(laneName(lane)): \(outside.count) event(s) happened outside any transaction, first \(describe(first))")
+        problems += outside.count
+      }
       for (position, event) in events.enumerated() {
-        guard let id = event.transaction else {
-          fail(.unexplained, "\(describe(event)) happened outside any transaction")
-          problems += 1
-          continue
-        }
+        guard let id = event.transaction else { continue }
         var entry = observed[id] ?? Observed(id: id)
         if let last = seen[id], last != position - 1 {
           // The transaction's events in this lane are interleaved with another's.

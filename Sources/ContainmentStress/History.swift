@@ -16,6 +16,7 @@ struct History: Sendable {
   var initial: Model
   var final: Model
   var registered: [TransactionID: RegisteredTransaction]
+  var snapshots: [(Duration, Model)]
   var records: [OperationRecord]
   var watched: [(TransactionID, Bool?)]
   /// Controllers whose post-setup events come from outside any transaction (strangers).

@@ -59,7 +59,10 @@ struct NestedKind: OperationKind {
         run.record(OperationRecord(operation: nested, summary: "nested \(nested)", start: start, end: run.now(), outcome: result, nested: true))
       }
     }
-    return await addChild(child, to: parent, run: run, operation: id)
+    let result = await addChild(child, to: parent, run: run, operation: id)
+    // An action that did not fire now must not fire in someone else's operation.
+    child.armed.withLock { $0 = nil }
+    return result
   }
 }
 

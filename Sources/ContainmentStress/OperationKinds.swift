@@ -21,12 +21,13 @@ enum OperationKinds {
     all.first { $0.name == name }!
   }
 
-  static func generate(_ rng: inout SplitMix64, world: World, id: Int) -> Operation {
+  static func generate(_ rng: inout SplitMix64, world: World, id: Int, profile: Profile) -> Operation {
     let snapshot = WorldSnapshot(world)
-    let total = all.reduce(0) { $0 + $1.weight }
+    let kinds = profile == .full ? all : all.filter { $0.name != .toggleContainer }
+    let total = kinds.reduce(0) { $0 + $1.weight }
     while true {
       var roll = rng.below(total)
-      for kind in all {
+      for kind in kinds {
         roll -= kind.weight
         guard roll < 0 else { continue }
         if var operation = kind.generate(&rng, world: world, snapshot: snapshot, id: id) {
@@ -261,25 +262,23 @@ struct BatchKind: OperationKind {
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     guard let container = rng.pick(world.manualContainers), !snapshot.children[container].isEmpty else { return nil }
     var targets = [container]
-    for _ in 0..<(1 + rng.below(4)) {
-      targets.append(rng.pick(snapshot.children[container])!)
-      targets.append(rng.below(2))
-    }
-    return Operation(id: id, kind: name, targets: targets, variant: rng.below(3))
+    for _ in 0..<(1 + rng.below(4)) { targets.append(rng.pick(snapshot.children[container])!) }
+    // variant: timing (0 plain, 1 animated, 2 one millisecond) + 3 × bit mask of appearing intents.
+    return Operation(id: id, kind: name, targets: targets, variant: rng.below(3) + 3 * rng.below(16))
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let container = run.world[operation.targets[0]]
     var batch = AppearanceBatch()
     var intents: [ModelStep.BatchIntent] = []
-    for pair in stride(from: 1, to: operation.targets.count, by: 2) {
-      let child = run.world[operation.targets[pair]]
-      let appearing = operation.targets[pair + 1] == 1
+    for position in 1..<operation.targets.count {
+      let child = run.world[operation.targets[position]]
+      let appearing = (operation.variant / 3) >> (position - 1) & 1 == 1
       if appearing { batch.appear(child) } else { batch.disappear(child) }
       intents.append(.init(child: child.index, appearing: appearing))
     }
-    let animated = operation.variant == 1
-    let duration: Duration = operation.variant == 2 ? .milliseconds(1) : .zero
+    let animated = operation.variant % 3 == 1
+    let duration: Duration = operation.variant % 3 == 2 ? .milliseconds(1) : .zero
     do {
       let handle = try await container.commit(batch, animated: animated, duration: duration)
       run.register(

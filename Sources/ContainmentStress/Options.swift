@@ -12,6 +12,18 @@ enum Fault: String, Sendable {
   case skipQueue = "skip-queue"
 }
 
+/// Which concurrency the workload allows.
+enum Profile: String, Sendable {
+  /// Everything: operations on the same leaf overlap, ancestors change the
+  /// appearance of subtrees whose containers are busy.
+  case full
+  /// Operations that name the same leaf never overlap, and no ancestor
+  /// transaction runs over a busy container. Containers still take
+  /// concurrent requests (FIFO, cancellation, nesting, opposite moves).
+  /// Avoids the two runtime races the full profile finds (see README).
+  case perLeaf = "per-leaf"
+}
+
 /// Command-line options of `containment-stress`.
 struct Options: Sendable {
   var seed: UInt64 = 0x5EED_C0DE
@@ -25,6 +37,7 @@ struct Options: Sendable {
   var operations: Int?
   var json = false
   var fault: Fault?
+  var profile = Profile.full
   /// The watchdog fails the run after this long without progress.
   var stallSeconds: Double = 10
   /// How often the workers pause for a quiescent invariant check.
@@ -32,6 +45,7 @@ struct Options: Sendable {
   /// Time budget for reducing a failure to a short operation sequence (0: off).
   var reduceSeconds: Double = 30
   var quiet = false
+  var verbose = false
 
   static let usage = """
     usage: containment-stress [options]
@@ -42,12 +56,15 @@ struct Options: Sendable {
       --trees N          independent trees, each in its own window (default 4)
       --leaves N         auto-forwarded leaf controllers per tree (default 5)
       --manual-leaves N  manually forwarded leaf controllers per tree (default 3)
+      --profile P        full (default) or per-leaf: operations naming the same leaf never
+                         overlap and ancestors never toggle a busy subtree
       --fault F          plant a fault in the runtime: skip-queue (requests skip the FIFO queue)
       --stall S          watchdog: fail after S seconds without progress (default 10)
       --quiescent-every S  pause the workload every S seconds to check invariants (default 2)
       --reduce-seconds S time budget to shrink a failure to a short sequence (default 30, 0 = off)
       --json             print the report as JSON (the last line stays the summary line)
       --quiet            no progress output
+      --verbose          show the reducer's trials
       --help             this text
     The last line is always: stress: <N> operations, <V> violations, <D> deadlocks, <L> leaks
     Exit status: 0 when V, D and L are all 0; 1 otherwise; 64 on bad usage.
@@ -88,11 +105,16 @@ struct Options: Sendable {
           let text = try value(argument)
           guard let fault = Fault(rawValue: text) else { throw UsageError(message: "--fault: unknown fault \(text)") }
           options.fault = fault
+        case "--profile":
+          let text = try value(argument)
+          guard let profile = Profile(rawValue: text) else { throw UsageError(message: "--profile: unknown profile \(text)") }
+          options.profile = profile
         case "--stall": options.stallSeconds = max(0.5, try seconds(argument))
         case "--quiescent-every": options.quiescentEvery = try seconds(argument)
         case "--reduce-seconds": options.reduceSeconds = try seconds(argument)
         case "--json": options.json = true
         case "--quiet": options.quiet = true
+        case "--verbose": options.verbose = true
         case "--help", "-h": throw UsageError(message: "", isHelp: true)
         default: throw UsageError(message: "unknown argument \(argument)")
         }

@@ -26,6 +26,7 @@ struct Report {
   var leaks: [String] = []
   var reduction: (operations: [Operation], reproduced: Bool, trials: Int)?
   var names: [String] = []
+  var reducedFinding: Finding?
 
   var violations: Int { findings.filter(\.isViolation).count }
   var deadlocks: Int { findings.filter { $0.category == .deadlock }.count }
@@ -98,7 +99,7 @@ struct Report {
       lines.append("seed         0x\(String(options.seed, radix: 16)) (re-run: containment-stress --seed 0x\(String(options.seed, radix: 16))\(options.fault.map { " --fault \($0.rawValue)" } ?? ""))")
       if let reduction {
         if reduction.reproduced {
-          lines.append("reduced to   \(reduction.operations.count) operation(s), started together on a fresh world (\(reduction.trials) trials):")
+          lines.append("reduced to   \(reduction.operations.count) operation(s) that, started together on a fresh world, again show the same kind of finding\(reducedFinding.map { " (\($0.category.rawValue))" } ?? "") (\(reduction.trials) trials):")
           for operation in reduction.operations { lines.append("    \(describe(operation))") }
         } else {
           lines.append("reduction    the failure did not reproduce from the candidate operations in \(reduction.trials) trials")
@@ -109,7 +110,13 @@ struct Report {
   }
 
   func describe(_ operation: Operation) -> String {
-    "\(operation.kind.rawValue)(\(operation.targets.map { $0 < names.count ? names[$0] : "\($0)" }.joined(separator: ", ")))\(operation.variant == 0 ? "" : " variant \(operation.variant)")\(operation.cancellation.map { " cancelled \($0)" } ?? "")"
+    let cancellation: String
+    switch operation.cancellation {
+    case nil: cancellation = ""
+    case .immediately?: cancellation = ", task cancelled at once"
+    case .after(let microseconds)?: cancellation = ", task cancelled after \(microseconds)µs"
+    }
+    return "\(operation.kind.rawValue)(\(operation.targets.map { $0 < names.count ? names[$0] : "\($0)" }.joined(separator: ", "))\(operation.variant == 0 ? "" : "; variant \(operation.variant)")\(cancellation))"
   }
 
   func json() -> String {

@@ -48,6 +48,10 @@ final class Run: Sendable {
   fileprivate let counters = Locked<Counters>(Counters())
   /// Operations in flight: id → (summary, start), for the watchdog.
   let inFlight = Locked<[Int: (String, Duration)]>([:])
+  /// The trees at each quiescent point: (time, state). The reducer starts from them.
+  let snapshots = Locked<[(Duration, Model)]>([])
+  /// Leaves named by running operations (per-leaf profile).
+  private let claims = Locked<Set<Int>>([])
   /// Handles of requests made from inside hooks: (id, succeeded? — nil while pending).
   let watched = Locked<[(TransactionID, @Sendable () -> Bool?)]>([])
 
@@ -107,5 +111,28 @@ extension Run {
   /// must show in the events exactly when the request succeeds.
   func watch(_ handle: TransactionHandle<Void>) {
     watched.withLock { $0.append((handle.id, { handle.result.map { if case .success = $0 { true } else { false } } })) }
+  }
+}
+
+extension Run {
+  private func leaves(of operation: Operation) -> Set<Int> {
+    let leaves = Set(world.leaves)
+    return Set(operation.targets.filter { leaves.contains($0) })
+  }
+
+  /// Claims the leaves `operation` names; false (claiming nothing) if one is taken.
+  func claim(_ operation: Operation) -> Bool {
+    let wanted = leaves(of: operation)
+    return claims.withLock { claims in
+      guard claims.isDisjoint(with: wanted) else { return false }
+      claims.formUnion(wanted)
+      return true
+    }
+  }
+
+  func release(_ operation: Operation) {
+    guard options.profile == .perLeaf else { return }
+    let held = leaves(of: operation)
+    claims.withLock { $0.subtract(held) }
   }
 }

@@ -23,8 +23,15 @@ struct RunResult: Sendable {
 /// (or a given list of operations, for the reducer), check, tear down,
 /// check for leaks.
 enum StressRun {
-  static func execute(options: Options, operations: [Operation]? = nil, watchdog: Watchdog?) async -> RunResult {
-    let (history, findings, quiescentChecks, elapsed, references) = await live(options: options, operations: operations, watchdog: watchdog)
+  /// A list of operations to run instead of the random workload, each started
+  /// at its offset, on trees built from `start`.
+  struct Trial: Sendable {
+    var start: Model
+    var operations: [(Duration, Operation)]
+  }
+
+  static func execute(options: Options, trial: Trial? = nil, watchdog: Watchdog?) async -> RunResult {
+    let (history, findings, quiescentChecks, elapsed, references) = await live(options: options, trial: trial, watchdog: watchdog)
     // Everything the run held is released now; nothing may survive.
     var leaks: [String] = []
     for _ in 0..<50 {
@@ -35,7 +42,7 @@ enum StressRun {
     return RunResult(history: history, findings: findings, quiescentChecks: quiescentChecks, elapsed: elapsed, leaks: leaks)
   }
 
-  private static func live(options: Options, operations: [Operation]?, watchdog: Watchdog?) async
+  private static func live(options: Options, trial: Trial?, watchdog: Watchdog?) async
     -> (History, [Finding], Int, Duration, [WeakReference])
   {
     let environment = ContainmentEnvironment(clock: ContinuousClock())
@@ -54,19 +61,30 @@ enum StressRun {
       for subscription in subscribers.all { group.addTask { await subscription.consume() } }
       if let watchdog { group.addTask { await watchdog.watch(run) } }
       do {
-        var setupRNG = rng.derived(0x5E7)
-        try await world.setUp(&setupRNG)
+        if let trial {
+          try await world.setUp(from: trial.start)
+          for (_, operation) in trial.operations { await world.prepare(operation) }
+        } else {
+          var setupRNG = rng.derived(0x5E7)
+          try await world.setUp(&setupRNG)
+        }
       } catch {
         run.report(Finding(category: .unexpectedSetup, message: "setup failed: \(error)"))
       }
       checkInvariants(run: run, when: "after setup")
       setupEnd = run.now()
       initial = Model.snapshot(of: world)
+      run.snapshots.withLock { $0.append((setupEnd, initial)) }
       watchdog?.enter("run")
       let start = clock.now
-      if let operations {
-        await withTaskGroup(of: Void.self) { trial in
-          for operation in operations { trial.addTask { await perform(operation, run: run) } }
+      if let trial {
+        await withTaskGroup(of: Void.self) { group in
+          for (offset, operation) in trial.operations {
+            group.addTask {
+              try? await Task.sleep(until: start + offset, clock: clock)
+              await perform(operation, run: run)
+            }
+          }
         }
       } else {
         await workload.execute(seed: rng.derived(0x3C))
@@ -99,6 +117,7 @@ enum StressRun {
       initial: initial,
       final: final,
       registered: run.transactions.withLock { $0 },
+      snapshots: run.snapshots.withLock { $0 },
       records: run.records.withLock { $0 },
       watched: run.watched.withLock { $0 }.map { ($0.0, $0.1()) },
       strangers: Set(world.strangers),

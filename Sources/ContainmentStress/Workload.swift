@@ -32,8 +32,9 @@ struct Workload: Sendable {
         var rng = seed.derived(UInt64(worker + 1))
         group.addTask {
           while await self.admit() {
-            let operation = OperationKinds.generate(&rng, world: self.run.world, id: self.run.nextOperationID())
+            let operation = await self.next(&rng)
             await perform(operation, run: self.run)
+            self.run.release(operation)
             self.control.withLock { $0.busy -= 1 }
           }
         }
@@ -52,6 +53,18 @@ struct Workload: Sendable {
           }
         }
       }
+    }
+  }
+
+  /// A random operation; under the per-leaf profile, one whose leaves no
+  /// running operation names (they stay claimed until it ends).
+  private func next(_ rng: inout SplitMix64) async -> Operation {
+    let world = run.world
+    while true {
+      let operation = OperationKinds.generate(&rng, world: world, id: run.nextOperationID(), profile: options.profile)
+      guard options.profile == .perLeaf else { return operation }
+      if run.claim(operation) { return operation }
+      await Task.yield()
     }
   }
 
@@ -79,6 +92,8 @@ struct Workload: Sendable {
     control.withLock { $0.pauseRequested = true }
     while control.withLock({ $0.busy > 0 }) { try? await Task.sleep(for: .milliseconds(1)) }
     checkInvariants(run: run, when: "quiescent point at \(run.now())")
+    let snapshot = (run.now(), Model.snapshot(of: run.world))
+    run.snapshots.withLock { $0.append(snapshot) }
     control.withLock {
       $0.pauseRequested = false
       $0.quiescentChecks += 1

@@ -110,6 +110,39 @@ final class World: Sendable {
     try await doomedWindow.tearDown()
   }
 
+  /// Builds the trees of `model` (a snapshot taken at a quiescent point of an
+  /// earlier run with the same options): the reducer starts its trials there.
+  func setUp(from model: Model) async throws {
+    await withTaskGroup(of: Void.self) { group in
+      for controller in controllers { group.addTask { _ = await controller.view } }
+    }
+    for (tree, window) in windows.enumerated() {
+      let root = self[roots[tree]]
+      try await window.setRootViewController(root)
+      for container in [autoContainers[tree], manualContainers[tree]] {
+        try await install(self[container], in: root)
+      }
+    }
+    for container in containers {
+      var batch = AppearanceBatch()
+      for child in model.nodes[container].children {
+        if model.nodes[child].installed {
+          try await install(self[child], in: self[container])
+        } else {
+          try await self[container].addChild(self[child])
+        }
+        if !self[container].forwards, model.nodes[child].appearance.state == .appeared { batch.appear(self[child]) }
+      }
+      try await self[container].commit(batch)
+    }
+    for container in autoContainers where !model.nodes[container].installed {
+      try await self[container].view.removeFromSuperview()
+    }
+    try await doomedWindow.setRootViewController(self[doomedRoot])
+    try await install(self[doomedLeaf], in: self[doomedRoot])
+    try await doomedWindow.tearDown()
+  }
+
   /// The UIKit three-step add: `addChild`, install the view, `didMove`.
   private func install(_ child: StressController, in parent: StressController) async throws {
     try await parent.addChild(child)

@@ -32,10 +32,12 @@ var checks = Checks(history: result.history)
 checks.runAll()
 var report = Report(options: options, result: result, checks: checks)
 
-if let first = report.findings.first(where: \.isViolation), options.reduceSeconds > 0 {
+if let first = Finding.mostTelling(report.findings), options.reduceSeconds > 0 {
   if !options.quiet { Terminal.error("reducing the failure (up to \(format(options.reduceSeconds, 0))s)...\n") }
   let reducer = Reducer(options: options, budget: .seconds(options.reduceSeconds))
-  report.reduction = await reducer.reduce(Reducer.candidates(for: first, in: result.history))
+  let (start, candidates) = Reducer.candidates(for: first, in: result.history)
+  report.reduction = await reducer.reduce(from: start, candidates, category: first.category)
+  report.reducedFinding = first
 }
 
 print(options.json ? report.json() : report.text())
