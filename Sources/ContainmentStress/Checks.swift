@@ -50,6 +50,12 @@ struct Checks {
     }
   }
 
+  func describe(_ step: ModelStep) -> String {
+    var text = step.description
+    for index in (0..<history.names.count).reversed() { text = text.replacing("#\(index)", with: history.names[index]) }
+    return text
+  }
+
   // MARK: Recorders and hook logs
 
   private mutating func checkRecorders() {
@@ -86,9 +92,11 @@ struct Checks {
     for (index, events) in history.events.enumerated() {
       var grammar = HookGrammar()
       for (position, event) in events.enumerated() where event.kind.isHook {
-        if let problem = grammar.accept(event.kind) {
+        if let problem = grammar.accept(event.kind, name: { history.name($0) }) {
           let context = events[max(0, position - 5)...position].map(describe).joined(separator: ", ")
-          fail(.grammar, "\(history.name(index)): \(problem) at event \(position); last events: \(context)", operations: operations(of: events[max(0, position - 5)...position].compactMap(\.transaction)))
+          let after = events[(position + 1)..<min(events.count, position + 4)].map(describe).joined(separator: ", ")
+          let nearby = events[max(0, position - 5)..<min(events.count, position + 6)].compactMap(\.transaction)
+          fail(.grammar, "\(history.name(index)): \(problem) at event \(position); events up to it: \(context); then: \(after)", operations: operations(of: nearby))
           break
         }
       }
@@ -206,7 +214,7 @@ struct Checks {
   private func opSummary(_ id: TransactionID) -> String {
     guard let registered = history.registered[id] else { return "move removal or unknown" }
     let summary = history.records.first { $0.operation.id == registered.operation }?.summary ?? "op \(registered.operation)"
-    return "\(summary) as \(registered.steps.map(\.description).joined(separator: "; "))"
+    return "\(summary) as \(registered.steps.map { describe($0) }.joined(separator: "; "))"
   }
 
   /// A `remove` whose parent was unknown when it was asked: the parent that reported the removal.
@@ -417,19 +425,27 @@ struct HookGrammar {
   var isAppearingSeen = false
   var loads = 0
 
-  mutating func accept(_ kind: LifecycleEvent.Kind) -> String? {
+  mutating func accept(_ kind: LifecycleEvent.Kind, name: (ControllerID) -> String) -> String? {
+    func describe(_ link: Link) -> String {
+      switch link {
+      case .detached: "detached"
+      case .attaching(let parent): "attaching to \(name(parent))"
+      case .attached(let parent): "attached to \(name(parent))"
+      case .leaving: "leaving its parent"
+      }
+    }
     switch kind {
     case .viewDidLoad:
       loads += 1
       return loads > 1 ? "a second viewDidLoad" : nil
     case .willMove(let parent?):
-      guard link == .detached else { return "willMove(toParent: \(parent)) while \(link)" }
+      guard link == .detached else { return "willMove(toParent: \(name(parent))) while \(describe(link))" }
       link = .attaching(parent)
     case .didMove(let parent?):
-      guard link == .attaching(parent) || link == .attached(parent) else { return "didMove(toParent: \(parent)) while \(link)" }
+      guard link == .attaching(parent) || link == .attached(parent) else { return "didMove(toParent: \(name(parent))) while \(describe(link))" }
       link = .attached(parent)
     case .willMove(nil):
-      guard link != .detached, link != .leaving else { return "willMove(toParent: nil) while \(link)" }
+      guard link != .detached, link != .leaving else { return "willMove(toParent: nil) while \(describe(link))" }
       link = .leaving
     case .didMove(nil):
       guard link != .detached else { return "didMove(toParent: nil) while detached" }

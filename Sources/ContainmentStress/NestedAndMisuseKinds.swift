@@ -56,7 +56,7 @@ struct NestedKind: OperationKind {
         } catch {
           result = outcome(of: error)
         }
-        run.record(OperationRecord(operation: nested, summary: "nested \(nested)", start: start, end: run.now(), outcome: result, nested: true))
+        run.record(OperationRecord(operation: nested, summary: "from a hook: \(run.describe(nested))", start: start, end: run.now(), outcome: result, nested: true))
       }
     }
     let result = await addChild(child, to: parent, run: run, operation: id)
@@ -145,12 +145,12 @@ struct MisuseKind: OperationKind {
     }
     do {
       try await attempt()
-      run.report(Finding(category: .expectedError, message: "misuse \(operation) did not throw; expected \(expected)", operations: [operation.id]))
+      run.report(Finding(category: .expectedError, message: "misuse \(run.describe(operation)) did not throw; expected \(expected)", operations: [operation.id]))
       return .succeeded
     } catch let error as ContainmentError where expected.contains(error) {
       return .failed("\(error)")
     } catch {
-      run.report(Finding(category: .expectedError, message: "misuse \(operation) threw \(error); expected \(expected)", operations: [operation.id]))
+      run.report(Finding(category: .expectedError, message: "misuse \(run.describe(operation)) threw \(error); expected \(expected)", operations: [operation.id]))
       return outcome(of: error)
     }
   }

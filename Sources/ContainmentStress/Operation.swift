@@ -18,6 +18,18 @@ struct Operation: Sendable, CustomStringConvertible {
     case after(microseconds: Int)
   }
 
+  /// Like `description`, with controller names.
+  func describe(names: [String]) -> String {
+    let cancel: String
+    switch cancellation {
+    case nil: cancel = ""
+    case .immediately?: cancel = ", task cancelled at once"
+    case .after(let microseconds)?: cancel = ", task cancelled after \(microseconds)µs"
+    }
+    let targets = self.targets.map { $0 < names.count ? names[$0] : "#\($0)" }.joined(separator: ", ")
+    return "\(kind.rawValue)(\(targets)\(variant == 0 ? "" : "; variant \(variant)")\(cancel))"
+  }
+
   var description: String {
     let cancel: String
     switch cancellation {

@@ -340,7 +340,9 @@ struct ToggleContainerKind: OperationKind {
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.roots.count)
-    return Operation(id: id, kind: name, targets: [world.roots[tree], world.autoContainers[tree]])
+    // variant 1: hide (the view was installed when generated), 2: show.
+    let installed = snapshot.installed[world.autoContainers[tree]]
+    return Operation(id: id, kind: name, targets: [world.roots[tree], world.autoContainers[tree]], variant: installed ? 1 : 2)
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {

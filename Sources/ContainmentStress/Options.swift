@@ -10,6 +10,10 @@ import Darwin
 enum Fault: String, Sendable {
   /// `FaultInjection.skipsQueue`: requests skip their container's FIFO queue (breaks SPEC R1).
   case skipQueue = "skip-queue"
+  /// Harness self-test: one leaf's `willMove` hook never returns (the watchdog must report a deadlock).
+  case stuckHook = "stuck-hook"
+  /// Harness self-test: the harness keeps one controller alive after the run (the leak check must report it).
+  case leak
 }
 
 /// Which concurrency the workload allows.
@@ -46,6 +50,8 @@ struct Options: Sendable {
   var reduceSeconds: Double = 30
   var quiet = false
   var verbose = false
+  /// Which kind of finding to reduce (default: the most telling one found).
+  var reduceCategory: String?
 
   static let usage = """
     usage: containment-stress [options]
@@ -58,12 +64,15 @@ struct Options: Sendable {
       --manual-leaves N  manually forwarded leaf controllers per tree (default 3)
       --profile P        full (default) or per-leaf: operations naming the same leaf never
                          overlap and ancestors never toggle a busy subtree
-      --fault F          plant a fault in the runtime: skip-queue (requests skip the FIFO queue)
+      --fault F          plant a fault: skip-queue (the runtime's requests skip the FIFO
+                         queue, SPEC R1); stuck-hook, leak (self-tests of the watchdog and
+                         of the leak check)
       --stall S          watchdog: fail after S seconds without progress (default 10)
       --quiescent-every S  pause the workload every S seconds to check invariants (default 2)
       --reduce-seconds S time budget to shrink a failure to a short sequence (default 30, 0 = off)
       --json             print the report as JSON (the last line stays the summary line)
       --quiet            no progress output
+      --reduce KIND      reduce a finding of this kind (atomicity, grammar, invariant, ...)
       --verbose          show the reducer's trials
       --help             this text
     The last line is always: stress: <N> operations, <V> violations, <D> deadlocks, <L> leaks
@@ -115,6 +124,7 @@ struct Options: Sendable {
         case "--json": options.json = true
         case "--quiet": options.quiet = true
         case "--verbose": options.verbose = true
+        case "--reduce": options.reduceCategory = try value(argument)
         case "--help", "-h": throw UsageError(message: "", isHelp: true)
         default: throw UsageError(message: "unknown argument \(argument)")
         }

@@ -28,8 +28,16 @@ extension World {
   }
 
   /// The preconditions of `operation`, established in sequence (see `place`).
-  func prepare(_ operation: Operation) async {
+  /// A leaf is placed for the first operation that names it only: later ones
+  /// found it wherever the earlier ones left it.
+  func prepare(_ operation: Operation, prepared: inout Set<Int>) async {
     let t = operation.targets
+    let fresh = Set(t.filter { !prepared.contains($0) })
+    prepared.formUnion(leaves.filter { t.contains($0) })
+    func place(_ leaf: Int, in container: Int?, installed: Bool) async {
+      guard fresh.contains(leaf) else { return }
+      await self.place(leaf, in: container, installed: installed)
+    }
     switch operation.kind {
     case .add, .install:
       await place(t[1], in: nil, installed: false)
@@ -39,7 +47,9 @@ extension World {
       await place(t[1], in: t[0], installed: true)
       await place(t[3], in: t[2], installed: true)
     case .remove:
-      if self[t[0]].parent == nil, let container = containers(for: t[0]).first { await place(t[0], in: container, installed: true) }
+      if fresh.contains(t[0]), self[t[0]].parent == nil, let container = containers(for: t[0]).first {
+        await place(t[0], in: container, installed: true)
+      }
     case .uninstall, .manualAppearance:
       await place(t[1], in: t[0], installed: true)
     case .transition:
@@ -49,7 +59,13 @@ extension World {
       for child in t.dropFirst() { await place(child, in: t[0], installed: true) }
     case .nested:
       if (self[t[1]].parent as? StressController)?.index == t[0] { await place(t[1], in: nil, installed: false) }
-    case .toggleContainer, .misuse:
+      if let other = containers(for: t[2]).first { await place(t[2], in: other, installed: true) }
+    case .toggleContainer:
+      let container = self[t[1]], root = self[t[0]]
+      let installed = container.viewIfLoaded?.superview != nil
+      if operation.variant == 1, !installed { try? await root.view.addSubview(await container.view) }
+      if operation.variant == 2, installed { try? await container.view.removeFromSuperview() }
+    case .misuse:
       break
     }
   }

@@ -7,23 +7,23 @@ import Containment
 struct Reducer {
   let options: Options
   let budget: Duration
-  let triesPerCandidate = 8
+  let triesPerCandidate = 4
   private let clock = ContinuousClock()
 
   /// The operations to start from: those the finding names, plus the
   /// operations that overlapped them in time and touched the same controllers.
   /// Trials start from the last quiescent snapshot before them, and each
   /// operation starts at its original offset from the first one.
-  static func candidates(for finding: Finding, in history: History) -> (Model, [(Duration, Operation)]) {
+  static func candidates(for finding: Finding, in history: History, leaves: Set<Int>) -> (Model, [(Duration, Operation)]) {
     let records = history.records.filter { !$0.nested }
     var named = records.filter { finding.operations.contains($0.operation.id) }
     if named.isEmpty { named = Array(records.suffix(12)) }
     let from = named.map(\.start).min()! - .milliseconds(2)
     let to = named.map(\.end).max()!
-    let touched = Set(named.flatMap(\.operation.targets))
+    let touched = Set(named.flatMap(\.operation.targets)).intersection(leaves)
     var chosen = named
     for record in records where record.end >= from && record.start <= to && !named.contains(where: { $0.operation.id == record.operation.id }) {
-      if chosen.count >= 24 { break }
+      if chosen.count >= 16 { break }
       if !touched.isDisjoint(with: record.operation.targets) { chosen.append(record) }
     }
     let snapshot = history.snapshots.last { $0.0 <= from } ?? history.snapshots.first ?? (.zero, history.initial)
@@ -38,13 +38,18 @@ struct Reducer {
   {
     let deadline = clock.now + budget
     var trials = 0
+    var jitter = SplitMix64(seed: options.seed ^ 0x7121)
     func fails(_ operations: [(Duration, Operation)], tries: Int? = nil) async -> Bool {
       for _ in 0..<(tries ?? triesPerCandidate) {
         if clock.now >= deadline { return false }
         trials += 1
         var trialOptions = options
         trialOptions.quiescentEvery = 0
-        let result = await StressRun.execute(options: trialOptions, trial: .init(start: model, operations: operations), watchdog: nil)
+        // Later rounds re-prepare outside the replayed window, so only one round
+        // when the finding is about the replay itself.
+        let rounds = category == .linearizability || category == .unexplained ? 1 : 10
+        let trial = StressRun.Trial(start: model, operations: operations, rounds: rounds, jitterSeed: jitter.next())
+        let result = await StressRun.execute(options: trialOptions, trial: trial, watchdog: nil)
         var checks = Checks(history: result.history)
         checks.runAll()
         if options.verbose {
@@ -56,7 +61,7 @@ struct Reducer {
       }
       return false
     }
-    guard await fails(start, tries: 60) else { return (start.map(\.1), false, trials) }
+    guard await fails(start, tries: 20) else { return (start.map(\.1), false, trials) }
     var current = start
     var granularity = 2
     while current.count >= 2, clock.now < deadline {

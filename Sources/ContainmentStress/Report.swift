@@ -109,15 +109,7 @@ struct Report {
     return lines.joined(separator: "\n")
   }
 
-  func describe(_ operation: Operation) -> String {
-    let cancellation: String
-    switch operation.cancellation {
-    case nil: cancellation = ""
-    case .immediately?: cancellation = ", task cancelled at once"
-    case .after(let microseconds)?: cancellation = ", task cancelled after \(microseconds)µs"
-    }
-    return "\(operation.kind.rawValue)(\(operation.targets.map { $0 < names.count ? names[$0] : "\($0)" }.joined(separator: ", "))\(operation.variant == 0 ? "" : "; variant \(operation.variant)")\(cancellation))"
-  }
+  func describe(_ operation: Operation) -> String { operation.describe(names: names) }
 
   func json() -> String {
     var fields: [String] = []

@@ -97,6 +97,7 @@ final class Run: Sendable {
   }
 
   func name(_ index: Int) -> String { world[index].node.name }
+  func describe(_ operation: Operation) -> String { operation.describe(names: world.controllers.map(\.node.name)) }
 }
 
 /// Steps collected inside a transaction, in order.

@@ -16,6 +16,9 @@ actor StressController: ViewController {
   /// Run once, inside the next `viewWillMove(toParent:)` with a non-nil parent.
   nonisolated let armed = Locked<(@Sendable (any ViewController) async -> Void)?>(nil)
 
+  /// Self-test (`--fault stuck-hook`): the next `willMove(toParent:)` never returns.
+  nonisolated let stuck = Locked(false)
+
   init(name: String, index: Int, forwards: Bool) {
     self.node = ControllerNode(name: name)
     self.index = index
@@ -38,6 +41,9 @@ actor StressController: ViewController {
 
   func viewWillMove(toParent parent: (any ViewController)?) async {
     record(.willMove(toParent: parent?.node.id))
+    if stuck.withLock({ $0 }) {
+      await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+    }
     guard let parent, let action = armed.withLock({ action in defer { action = nil }; return action }) else { return }
     await action(parent)
   }

@@ -10,6 +10,9 @@ final class WeakReference: @unchecked Sendable {
   }
 }
 
+/// Where the `leak` self-test hides a controller.
+let leakedForSelfTest = Locked<[StressController]>([])
+
 /// What one run produced.
 struct RunResult: Sendable {
   var history: History
@@ -17,6 +20,8 @@ struct RunResult: Sendable {
   var quiescentChecks: Int
   var elapsed: Duration
   var leaks: [String]
+  /// World indices of the leaves.
+  var leaves: [Int]
 }
 
 /// One complete run: build the world, subscribe, set up, run the workload
@@ -28,10 +33,14 @@ enum StressRun {
   struct Trial: Sendable {
     var start: Model
     var operations: [(Duration, Operation)]
+    /// The list is prepared and started this many times in a row; rounds
+    /// after the first shift each start by up to half a millisecond.
+    var rounds = 1
+    var jitterSeed: UInt64 = 0
   }
 
   static func execute(options: Options, trial: Trial? = nil, watchdog: Watchdog?) async -> RunResult {
-    let (history, findings, quiescentChecks, elapsed, references) = await live(options: options, trial: trial, watchdog: watchdog)
+    let (history, findings, quiescentChecks, elapsed, references, leaves) = await live(options: options, trial: trial, watchdog: watchdog)
     // Everything the run held is released now; nothing may survive.
     var leaks: [String] = []
     for _ in 0..<50 {
@@ -39,11 +48,11 @@ enum StressRun {
       if leaks.isEmpty { break }
       try? await Task.sleep(for: .milliseconds(10))
     }
-    return RunResult(history: history, findings: findings, quiescentChecks: quiescentChecks, elapsed: elapsed, leaks: leaks)
+    return RunResult(history: history, findings: findings, quiescentChecks: quiescentChecks, elapsed: elapsed, leaks: leaks, leaves: leaves)
   }
 
   private static func live(options: Options, trial: Trial?, watchdog: Watchdog?) async
-    -> (History, [Finding], Int, Duration, [WeakReference])
+    -> (History, [Finding], Int, Duration, [WeakReference], [Int])
   {
     let environment = ContainmentEnvironment(clock: ContinuousClock())
     let rng = SplitMix64(seed: options.seed)
@@ -63,7 +72,8 @@ enum StressRun {
       do {
         if let trial {
           try await world.setUp(from: trial.start)
-          for (_, operation) in trial.operations { await world.prepare(operation) }
+          var prepared: Set<Int> = []
+          for (_, operation) in trial.operations { await world.prepare(operation, prepared: &prepared) }
         } else {
           var setupRNG = rng.derived(0x5E7)
           try await world.setUp(&setupRNG)
@@ -76,13 +86,28 @@ enum StressRun {
       initial = Model.snapshot(of: world)
       run.snapshots.withLock { $0.append((setupEnd, initial)) }
       watchdog?.enter("run")
+      if options.fault == .stuckHook, trial == nil {
+        world[world.autoLeaves[0]].stuck.withLock { $0 = true }
+      }
+      if options.fault == .leak, trial == nil { leakedForSelfTest.withLock { $0.append(world[world.autoLeaves[0]]) } }
       let start = clock.now
       if let trial {
-        await withTaskGroup(of: Void.self) { group in
-          for (offset, operation) in trial.operations {
-            group.addTask {
-              try? await Task.sleep(until: start + offset, clock: clock)
-              await perform(operation, run: run)
+        var jitter = SplitMix64(seed: trial.jitterSeed)
+        for round in 0..<trial.rounds {
+          if round > 0 {
+            var prepared: Set<Int> = []
+            for (_, operation) in trial.operations { await world.prepare(operation, prepared: &prepared) }
+          }
+          let roundStart = clock.now
+          let shifted = trial.operations.map { offset, operation in
+            round == 0 ? (offset, operation) : (offset + .microseconds(jitter.below(500)), operation)
+          }
+          await withTaskGroup(of: Void.self) { group in
+            for (offset, operation) in shifted {
+              group.addTask {
+                try? await Task.sleep(until: roundStart + offset, clock: clock)
+                await perform(operation, run: run)
+              }
             }
           }
         }
@@ -126,6 +151,6 @@ enum StressRun {
     references += world.windows.enumerated().map { WeakReference($1, label: "window \($0)") }
     references.append(WeakReference(world.doomedWindow, label: "doomed window"))
     references += world.controllers.compactMap { controller in controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") } }
-    return (history, run.findings.withLock { $0 }, workload.quiescentChecks, elapsed, references)
+    return (history, run.findings.withLock { $0 }, workload.quiescentChecks, elapsed, references, world.leaves)
   }
 }

@@ -105,10 +105,11 @@ struct Workload: Sendable {
 func perform(_ operation: Operation, run: Run) async {
   let kind = OperationKinds.kind(operation.kind)
   let start = run.now()
-  run.inFlight.withLock { $0[operation.id] = ("\(operation)", start) }
+  let summary = run.describe(operation)
+  run.inFlight.withLock { $0[operation.id] = (summary, start) }
   let outcome = await withCancellation(operation.cancellation) { await kind.execute(operation, run: run) }
   run.inFlight.withLock { $0[operation.id] = nil }
-  run.record(OperationRecord(operation: operation, summary: "\(operation)", start: start, end: run.now(), outcome: outcome))
+  run.record(OperationRecord(operation: operation, summary: summary, start: start, end: run.now(), outcome: outcome))
 }
 
 /// SPEC §2 (+ appearance consistency) on every tree and every detached

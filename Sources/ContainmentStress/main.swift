@@ -32,10 +32,11 @@ var checks = Checks(history: result.history)
 checks.runAll()
 var report = Report(options: options, result: result, checks: checks)
 
-if let first = Finding.mostTelling(report.findings), options.reduceSeconds > 0 {
+let chosen = options.reduceCategory.flatMap { name in report.findings.first { $0.category.rawValue == name } }
+if let first = chosen ?? Finding.mostTelling(report.findings), options.reduceSeconds > 0 {
   if !options.quiet { Terminal.error("reducing the failure (up to \(format(options.reduceSeconds, 0))s)...\n") }
   let reducer = Reducer(options: options, budget: .seconds(options.reduceSeconds))
-  let (start, candidates) = Reducer.candidates(for: first, in: result.history)
+  let (start, candidates) = Reducer.candidates(for: first, in: result.history, leaves: Set(result.leaves))
   report.reduction = await reducer.reduce(from: start, candidates, category: first.category)
   report.reducedFinding = first
 }
