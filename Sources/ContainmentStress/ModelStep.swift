@@ -35,7 +35,7 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .attach(let p, let c): "attach(#\(c) to #\(p))"
     case .detachForMove(let p, let c): "detachForMove(#\(c) from #\(p))"
-    case .remove(let p, let c): "remove(#\(c) from #\(p))"
+    case .remove(let p, let c): p < 0 ? "remove(#\(c) from its parent)" : "remove(#\(c) from #\(p))"
     case .addSubview(let p, let c): "addSubview(#\(c) into #\(p))"
     case .removeFromSuperview(let c): "removeFromSuperview(#\(c))"
     case .willMove(let c, let p): "willMove(#\(c), \(p.map { "#\($0)" } ?? "nil"))"

@@ -173,6 +173,7 @@ struct InstallKind: OperationKind {
         guard handle.isComplete else {
           // The child got a parent meanwhile: the add became a move, queued behind us.
           run.register(handle.id, [.attach(parent: parent.index, child: child.index)], operation: operation.id)
+          run.watch(handle)
           return
         }
         steps.append(.attach(parent: parent.index, child: child.index))

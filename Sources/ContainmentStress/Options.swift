@@ -47,7 +47,7 @@ struct Options: Sendable {
   /// How often the workers pause for a quiescent invariant check.
   var quiescentEvery: Double = 2
   /// Time budget for reducing a failure to a short operation sequence (0: off).
-  var reduceSeconds: Double = 30
+  var reduceSeconds: Double = 20
   var quiet = false
   var verbose = false
   /// Which kind of finding to reduce (default: the most telling one found).
@@ -69,7 +69,7 @@ struct Options: Sendable {
                          of the leak check)
       --stall S          watchdog: fail after S seconds without progress (default 10)
       --quiescent-every S  pause the workload every S seconds to check invariants (default 2)
-      --reduce-seconds S time budget to shrink a failure to a short sequence (default 30, 0 = off)
+      --reduce-seconds S time budget to shrink a failure to a short sequence (default 20, 0 = off)
       --json             print the report as JSON (the last line stays the summary line)
       --quiet            no progress output
       --reduce KIND      reduce a finding of this kind (atomicity, grammar, invariant, ...)
