@@ -21,9 +21,14 @@ enum OperationKinds {
     all.first { $0.name == name }!
   }
 
-  static func generate(_ rng: inout SplitMix64, world: World, id: Int, profile: Profile) -> Operation {
+  static func generate(_ rng: inout SplitMix64, world: World, id: Int, options: Options) -> Operation {
     let snapshot = WorldSnapshot(world)
-    let kinds = profile == .full ? all : all.filter { $0.name != .toggleContainer }
+    let kinds: [any OperationKind]
+    if let chosen = options.kinds {
+      kinds = all.filter { chosen.contains($0.name) }
+    } else {
+      kinds = options.profile == .full ? all : all.filter { $0.name != .toggleContainer }
+    }
     let total = kinds.reduce(0) { $0 + $1.weight }
     while true {
       var roll = rng.below(total)

@@ -42,6 +42,8 @@ struct Options: Sendable {
   var json = false
   var fault: Fault?
   var profile = Profile.full
+  /// The operation kinds to use (nil: the profile's default mix).
+  var kinds: Set<OperationKindName>?
   /// The watchdog fails the run after this long without progress.
   var stallSeconds: Double = 10
   /// How often the workers pause for a quiescent invariant check.
@@ -64,6 +66,9 @@ struct Options: Sendable {
       --manual-leaves N  manually forwarded leaf controllers per tree (default 3)
       --profile P        full (default) or per-leaf: operations naming the same leaf never
                          overlap and ancestors never toggle a busy subtree
+      --kinds K,K,...    only these operation kinds: add, move, oppositeMoves, remove, install,
+                         uninstall, transition, batch, manualAppearance, toggleContainer,
+                         nested, misuse (default: all; per-leaf leaves out toggleContainer)
       --fault F          plant a fault: skip-queue (the runtime's requests skip the FIFO
                          queue, SPEC R1); stuck-hook, leak (self-tests of the watchdog and
                          of the leak check)
@@ -118,6 +123,14 @@ struct Options: Sendable {
           let text = try value(argument)
           guard let profile = Profile(rawValue: text) else { throw UsageError(message: "--profile: unknown profile \(text)") }
           options.profile = profile
+        case "--kinds":
+          let text = try value(argument)
+          var kinds: Set<OperationKindName> = []
+          for name in text.split(separator: ",") {
+            guard let kind = OperationKindName(rawValue: String(name)) else { throw UsageError(message: "--kinds: unknown kind \(name)") }
+            kinds.insert(kind)
+          }
+          options.kinds = kinds
         case "--stall": options.stallSeconds = max(0.5, try seconds(argument))
         case "--quiescent-every": options.quiescentEvery = try seconds(argument)
         case "--reduce-seconds": options.reduceSeconds = try seconds(argument)

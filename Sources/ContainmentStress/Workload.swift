@@ -61,7 +61,7 @@ struct Workload: Sendable {
   private func next(_ rng: inout SplitMix64) async -> Operation {
     let world = run.world
     while true {
-      let operation = OperationKinds.generate(&rng, world: world, id: run.nextOperationID(), profile: options.profile)
+      let operation = OperationKinds.generate(&rng, world: world, id: run.nextOperationID(), options: options)
       guard options.profile == .perLeaf else { return operation }
       if run.claim(operation) { return operation }
       await Task.yield()
