@@ -1,1 +1,47 @@
-print("not yet")
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Containment
+
+// containment-stress: hammers the runtime with concurrent operations,
+// cancellations and misuse, then proves the invariants (see README.md).
+
+let options: Options
+switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
+case .success(let parsed):
+  options = parsed
+case .failure(let error):
+  if error.isHelp {
+    print(Options.usage)
+    exit(0)
+  }
+  Terminal.error("containment-stress: \(error.message)\n\(Options.usage)\n")
+  print("stress: 0 operations, 0 violations, 0 deadlocks, 0 leaks")
+  exit(64)
+}
+
+if options.fault == .skipQueue { FaultInjection.skipsQueue = true }
+
+let watchdog = Watchdog(options: options)
+let result = await StressRun.execute(options: options, watchdog: watchdog)
+var checks = Checks(history: result.history)
+checks.runAll()
+var report = Report(options: options, result: result, checks: checks)
+
+let chosen = options.reduceCategory.flatMap { name in report.findings.first { $0.category.rawValue == name } }
+if let first = chosen ?? Finding.mostTelling(report.findings), options.reduceSeconds > 0 {
+  if !options.quiet { Terminal.error("reducing the failure (up to \(format(options.reduceSeconds, 0))s)...\n") }
+  let reducer = Reducer(options: options, budget: .seconds(options.reduceSeconds))
+  let (start, candidates) = Reducer.candidates(for: first, in: result.history, leaves: Set(result.leaves))
+  report.reduction = await reducer.reduce(from: start, candidates, category: first.category)
+  report.reducedFinding = first
+}
+
+print(options.json ? report.json() : report.text())
+print(report.summaryLine)
+Terminal.flush()
+exit(report.violations + report.deadlocks + report.leaks.count == 0 ? 0 : 1)

@@ -128,6 +128,30 @@ struct ContainmentRulesTests {
     }
   }
 
+  @Test func aControllerBeingRemovedCannotBeAdoptedMidway_C6() async throws {
+    let f = Fixture()
+    let r = f.controller("R"), p = f.controller("P"), q = f.controller("Q"), c = f.controller("C")
+    let window = try await f.onScreen(r)
+    try await f.install(p, in: r)
+    try await f.install(q, in: r)
+    try await f.install(c, in: p)
+    let gate = Gate()
+    await c.setOnHook { hook in if hook == "viewWillDisappear" { await gate.wait() } }
+    await c.willMove(toParent: nil)
+    async let removal: Void = { _ = try? await c.removeFromParent() }()
+    await gate.waiters(atLeast: 1)
+    // C is unlinked but has not heard didMove(nil) yet: it is still in flight.
+    await #expect(throws: ContainmentError.childInFlight(c.node.id)) { try await q.addChild(c) }
+    gate.open()
+    await removal
+    #expect(f.log.take() == ["C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)"])
+    try await q.addChild(c)
+    #expect(f.log.take() == ["C.willMove(Q)"])
+    #expect(c.parent === q)
+    #expect(window.rootViewController === r)
+    #expect(r.checkInvariants().isEmpty)
+  }
+
   @Test func removedSubtreeIsReleased_invariants() async throws {
     let f = Fixture()
     weak var weakChild: RecordingController?

@@ -30,7 +30,9 @@ extension ViewController {
   /// Throws ``ContainmentError/cannotAddSelfAsChild(_:)``,
   /// ``ContainmentError/wouldCreateCycle(child:parent:)``,
   /// ``ContainmentError/alreadyChild(child:parent:)``,
-  /// ``ContainmentError/childInFlight(_:)``, ``ContainmentError/alreadyInWindow(_:)``
+  /// ``ContainmentError/childInFlight(_:)`` (also while `child` is still being
+  /// removed from a parent: until its `didMove(toParent: nil)`),
+  /// ``ContainmentError/alreadyInWindow(_:)``
   /// or ``ContainmentError/tornDown(_:)``; then nothing changed.
   @discardableResult
   public nonisolated func addChild(_ child: any ViewController) async throws -> TransactionHandle<Void> {
@@ -105,6 +107,8 @@ extension ViewController {
     if child.node._parent === self { throw ContainmentError.alreadyChild(child: child.node.id, parent: node.id) }
     if !ignoringParent, child.node._parent != nil { throw ContainmentError.childInFlight(child.node.id) }
     if let held = child.node._reservation, held != reservation { throw ContainmentError.childInFlight(child.node.id) }
+    // Still being removed from its old parent (unlinked, `didMove(nil)` not yet delivered).
+    if child.node._departure != nil { throw ContainmentError.childInFlight(child.node.id) }
     if child.node._window != nil { throw ContainmentError.alreadyInWindow(child.node.id) }
   }
 

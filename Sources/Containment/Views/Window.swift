@@ -69,6 +69,9 @@ public final class Window: @unchecked Sendable {
       if let controller {
         if controller.node._isTornDown { throw ContainmentError.tornDown(controller.node.id) }
         if controller.node._parent != nil { throw ContainmentError.hasParent(controller.node.id) }
+        if controller.node._departure != nil || controller.node._reservation != nil {
+          throw ContainmentError.childInFlight(controller.node.id)
+        }
         if let window = controller.node._window, window !== self { throw ContainmentError.alreadyInWindow(controller.node.id) }
       }
       return _rootViewController

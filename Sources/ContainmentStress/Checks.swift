@@ -1,0 +1,476 @@
+import Containment
+
+/// The end-of-run checks: hook logs against streams, the hook grammar,
+/// linearizability against the model, subscribers, watched requests.
+struct Checks {
+  let history: History
+  private(set) var findings: [Finding] = []
+  private(set) var replayedTransactions = 0
+  private(set) var lostEvents = 0
+  private(set) var lostMarkers = 0
+  private(set) var laggedDisconnects = 0
+  private(set) var subscriberEvents = 0
+
+  init(history: History) { self.history = history }
+
+  mutating func runAll() {
+    checkRecorders()
+    checkHookLogs()
+    checkGrammar()
+    checkStrangers()
+    checkLinearizability()
+    checkSubscribers()
+  }
+
+  private mutating func fail(_ category: Finding.Category, _ message: String, operations: [Int] = []) {
+    findings.append(Finding(category: category, message: message, operations: operations))
+  }
+
+  private func describe(_ event: LifecycleEvent) -> String {
+    "\(history.name(event.controller)).\(describe(event.kind))\(event.transaction.map { " \($0)" } ?? "")"
+  }
+
+  func describe(_ kind: LifecycleEvent.Kind) -> String {
+    switch kind {
+    case .willMove(let parent): "willMove(\(history.name(parent)))"
+    case .didMove(let parent): "didMove(\(history.name(parent)))"
+    case .childAdded(let child): "childAdded(\(history.name(child)))"
+    case .childRemoved(let child): "childRemoved(\(history.name(child)))"
+    case .transitionBegan(let from, let to): "transitionBegan(\(history.name(from))->\(history.name(to)))"
+    case .transitionEnded(let from, let to, let outcome): "transitionEnded(\(history.name(from))->\(history.name(to)), \(outcome))"
+    case .batchCommitted(let d, let a):
+      "batchCommitted(-[\(d.map { history.name($0) }.joined(separator: ","))] +[\(a.map { history.name($0) }.joined(separator: ","))])"
+    case .viewWillAppear(let animated): "viewWillAppear\(animated ? "(animated)" : "")"
+    case .viewIsAppearing(let animated): "viewIsAppearing\(animated ? "(animated)" : "")"
+    case .viewDidAppear(let animated): "viewDidAppear\(animated ? "(animated)" : "")"
+    case .viewWillDisappear(let animated): "viewWillDisappear\(animated ? "(animated)" : "")"
+    case .viewDidDisappear(let animated): "viewDidDisappear\(animated ? "(animated)" : "")"
+    case .unbalancedAppearanceTransition(let reason): "unbalanced(\(reason))"
+    default: "\(kind)"
+    }
+  }
+
+  func describe(_ step: ModelStep) -> String {
+    var text = step.description
+    for index in (0..<history.names.count).reversed() { text = text.replacing("#\(index)", with: history.names[index]) }
+    return text
+  }
+
+  // MARK: Recorders and hook logs
+
+  private mutating func checkRecorders() {
+    for marker in history.recorderMarkers { fail(.subscriber, "a recorder (unbounded buffer) saw \(marker)") }
+    for (index, events) in history.events.enumerated() {
+      for (position, event) in events.enumerated() where event.sequenceNumber != position {
+        fail(.subscriber, "\(history.name(index)): recorder event \(position) carries sequence number \(event.sequenceNumber)")
+        break
+      }
+    }
+  }
+
+  /// Each controller's hooks, as it recorded them, equal the hook events of its stream (SPEC E3).
+  private mutating func checkHookLogs() {
+    for (index, events) in history.events.enumerated() {
+      let streamed = events.map(\.kind).filter(\.isHook)
+      let logged = history.hookLogs[index]
+      guard streamed != logged else { continue }
+      let at = zip(streamed, logged).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(streamed.count, logged.count)
+      fail(
+        .hookLog,
+        "\(history.name(index)): hook log and event stream differ at hook \(at): stream has \(streamed.count) hooks (\(streamed.dropFirst(at).prefix(3).map(describe))), log has \(logged.count) (\(logged.dropFirst(at).prefix(3).map(describe)))"
+      )
+    }
+  }
+
+  // MARK: Grammar
+
+  /// Every controller's hook sequence is well formed: one `viewDidLoad`, first;
+  /// `willMove(P)` only while detached, `didMove(P)` only after `willMove(P)`;
+  /// appearance hooks follow the state machine of SPEC §3 (no did without its
+  /// will, `viewIsAppearing` once per appearance, between will and did).
+  private mutating func checkGrammar() {
+    for (index, events) in history.events.enumerated() {
+      var grammar = HookGrammar()
+      for (position, event) in events.enumerated() where event.kind.isHook {
+        if let problem = grammar.accept(event.kind, name: { history.name($0) }) {
+          let context = events[max(0, position - 5)...position].map(describe).joined(separator: ", ")
+          let after = events[(position + 1)..<min(events.count, position + 4)].map(describe).joined(separator: ", ")
+          let nearby = events[max(0, position - 5)..<min(events.count, position + 6)].compactMap(\.transaction)
+          fail(.grammar, "\(history.name(index)): \(problem) at event \(position); events up to it: \(context); then: \(after)", operations: operations(of: nearby))
+          break
+        }
+      }
+    }
+  }
+
+  private func operations(of transactions: [TransactionID]) -> [Int] {
+    Array(Set(transactions.compactMap { history.registered[$0]?.operation })).sorted()
+  }
+
+  /// Strangers are never attached: after setup they may only report unbalanced calls made from outside (SPEC A4).
+  private mutating func checkStrangers() {
+    for stranger in history.strangers {
+      for event in history.events[stranger] where event.timestamp >= history.setupEnd && event.timestamp < history.workEnd {
+        if case .unbalancedAppearanceTransition(.endWithoutBegin) = event.kind, event.transaction == nil { continue }
+        fail(.unexplained, "stranger \(history.name(stranger)) got \(describe(event))")
+        break
+      }
+    }
+  }
+
+  // MARK: Linearizability (SPEC R4)
+
+  private struct Observed {
+    var id: TransactionID
+    /// Per controller: indices into that controller's workload events.
+    var ranges: [Int: Range<Int>] = [:]
+    var first: Duration = .seconds(1 << 40)
+    var last: Duration = .zero
+    var steps: [ModelStep] = []
+    var operation: Int?
+  }
+
+  /// Replays the transactions of the workload on the model, in an order
+  /// consistent with every controller's stream, and demands that each one
+  /// produce exactly the events it produced in the runtime; then compares
+  /// the final model with the runtime's final trees.
+  private mutating func checkLinearizability() {
+    // Each controller has two lanes: the events of its own container
+    // transactions (SPEC R1: they never interleave), and the hooks delivered
+    // to it by its parent's or an ancestor's transactions (SPEC R4).
+    let replayed = (0..<history.names.count).filter { !history.strangers.contains($0) }
+    var streams: [Int: [LifecycleEvent]] = [:]
+    var observed: [TransactionID: Observed] = [:]
+    var problems = 0
+    for index in replayed {
+      let all = history.events[index].filter { $0.timestamp >= history.setupEnd && $0.timestamp < history.workEnd }
+      for lane in [index * 2, index * 2 + 1] {
+        streams[lane] = all.filter { ($0.kind.isContainerEvent ? 1 : 0) == lane % 2 }
+      }
+    }
+    for (lane, events) in streams.sorted(by: { $0.key < $1.key }) {
+      var seen: [TransactionID: Int] = [:]
+      let outside = events.filter { $0.transaction == nil }
+      if let first = outside.first {
+        fail(.unexplained, "\(laneName(lane)): \(outside.count) event(s) happened outside any transaction, first \(describe(first))")
+        problems += outside.count
+      }
+      for (position, event) in events.enumerated() {
+        guard let id = event.transaction else { continue }
+        var entry = observed[id] ?? Observed(id: id)
+        if let last = seen[id], last != position - 1 {
+          // The transaction's events in this lane are interleaved with another's.
+          if problems < 20 {
+            let others = Set(events[(last + 1)..<position].compactMap(\.transaction))
+            let between = events[(last + 1)..<position].map(describe).joined(separator: ", ")
+            fail(
+              .atomicity,
+              "\(laneName(lane)): events of \(id) [\(opSummary(id))] are interleaved with \(between) [\(others.map { "\($0): \(opSummary($0))" }.joined(separator: "; "))]; the lane reads: \(events[max(0, last - 3)...min(events.count - 1, position + 1)].map(describe).joined(separator: ", "))",
+              operations: operations(of: [id] + Array(others)))
+          }
+          problems += 1
+        }
+        seen[id] = position
+        entry.ranges[lane] = entry.ranges[lane].map { $0.lowerBound..<(position + 1) } ?? position..<(position + 1)
+        entry.first = min(entry.first, event.timestamp)
+        entry.last = max(entry.last, event.timestamp)
+        observed[id] = entry
+      }
+    }
+    // What each transaction was meant to do.
+    for (id, entry) in observed {
+      var entry = entry
+      if let registered = history.registered[id] {
+        entry.steps = registered.steps.map { resolve($0, in: entry, streams: streams) }
+        entry.operation = registered.operation
+      } else if let detach = recogniseMoveRemoval(entry, streams: streams) {
+        entry.steps = [detach]
+      } else {
+        if problems < 40 {
+          let events = entry.ranges.sorted { $0.key < $1.key }.flatMap { streams[$0.key]![$0.value].map(describe) }
+          fail(.unexplained, "transaction \(id) is not one the workload asked for: \(events.joined(separator: ", "))")
+        }
+        problems += 1
+      }
+      observed[id] = entry
+    }
+    for (id, registered) in history.registered where observed[id] == nil {
+      let watched = history.watched.first { $0.0 == id }
+      if let watched, watched.1 != true { continue }
+      fail(.linearizability, "request \(id) [\(opSummary(id))] completed but left no events", operations: [registered.operation])
+      problems += 1
+    }
+    guard problems == 0 else {
+      fail(.linearizability, "replay skipped: \(problems) transaction(s) interleave with others or are unexplained, so no sequential order can produce the streams")
+      return
+    }
+    replay(observed: observed, streams: streams)
+  }
+
+  private func laneName(_ lane: Int) -> String {
+    lane % 2 == 1 ? "\(history.name(lane / 2)) as a container" : "\(history.name(lane / 2))'s hooks"
+  }
+
+  private func opSummary(_ id: TransactionID) -> String {
+    guard let registered = history.registered[id] else { return "move removal or unknown" }
+    let summary = history.records.first { $0.operation.id == registered.operation }?.summary ?? "op \(registered.operation)"
+    return "\(summary) as \(registered.steps.map { describe($0) }.joined(separator: "; "))"
+  }
+
+  /// A `remove` whose parent was unknown when it was asked: the parent that reported the removal.
+  private func resolve(_ step: ModelStep, in entry: Observed, streams: [Int: [LifecycleEvent]]) -> ModelStep {
+    guard case .remove(let parent, let child) = step, parent < 0 else { return step }
+    for (lane, range) in entry.ranges where lane % 2 == 1 {
+      for event in streams[lane]![range] {
+        if case .childRemoved(let id) = event.kind, id == history.ids[child] { return .remove(parent: lane / 2, child: child) }
+      }
+    }
+    return step
+  }
+
+  /// The removal half of a move has no handle: it is the transaction in which
+  /// a container reports only `childRemoved(C)` and C starts with `willMove(nil)`.
+  private func recogniseMoveRemoval(_ entry: Observed, streams: [Int: [LifecycleEvent]]) -> ModelStep? {
+    for (lane, range) in entry.ranges where lane % 2 == 1 {
+      let events = streams[lane]![range]
+      guard events.count == 1, case .childRemoved(let childID) = events.first!.kind,
+        let child = history.indexByID[childID], let childRange = entry.ranges[child * 2],
+        streams[child * 2]![childRange].first?.kind == .willMove(toParent: nil)
+      else { continue }
+      return .detachForMove(parent: lane / 2, child: child)
+    }
+    return nil
+  }
+
+  private mutating func replay(observed: [TransactionID: Observed], streams: [Int: [LifecycleEvent]]) {
+    var model = history.initial
+    var cursor: [Int: Int] = [:]
+    var owner: [Int: [TransactionID]] = [:]  // per controller: transaction of each event
+    for (index, events) in streams { owner[index] = events.map { $0.transaction! } }
+    var remaining = observed.count
+    var done: Set<TransactionID> = []
+    while remaining > 0 {
+      var candidates: [Observed] = []
+      var seen: Set<TransactionID> = []
+      for (index, events) in owner {
+        let position = cursor[index, default: 0]
+        guard position < events.count else { continue }
+        let id = events[position]
+        guard !done.contains(id), seen.insert(id).inserted, let entry = observed[id] else { continue }
+        if entry.ranges.allSatisfy({ cursor[$0.key, default: 0] == $0.value.lowerBound }) { candidates.append(entry) }
+      }
+      candidates.sort { ($0.first, $0.id) < ($1.first, $1.id) }
+      guard let earliest = candidates.first else {
+        fail(.linearizability, "no transaction can go next: the streams order transactions in a cycle (\(remaining) left)")
+        return
+      }
+      var chosen: (Observed, Model)?
+      var firstMismatch: String?
+      for candidate in candidates where candidate.first <= earliest.last + .milliseconds(2) {
+        var attempt = model
+        attempt.emitted = [:]
+        do {
+          for step in candidate.steps { try attempt.apply(step) }
+        } catch {
+          if firstMismatch == nil { firstMismatch = "\(candidate.id) (\(opSummary(candidate.id))): model refuses: \(error)" }
+          continue
+        }
+        if let difference = compare(attempt.emitted, candidate, streams: streams) {
+          if firstMismatch == nil { firstMismatch = "\(candidate.id) (\(opSummary(candidate.id))): \(difference)" }
+          continue
+        }
+        chosen = (candidate, attempt)
+        break
+      }
+      guard let (entry, next) = chosen else {
+        let involved = candidates.prefix(4).compactMap(\.operation)
+        fail(
+          .linearizability,
+          "after \(replayedTransactions) transactions no sequential order explains the next one: \(firstMismatch ?? "?")",
+          operations: involved)
+        return
+      }
+      model = next
+      model.emitted = [:]
+      for (index, range) in entry.ranges { cursor[index] = range.upperBound }
+      done.insert(entry.id)
+      remaining -= 1
+      replayedTransactions += 1
+    }
+    // The final trees.
+    for (index, node) in history.final.nodes.enumerated() where !history.strangers.contains(index) {
+      let expected = model.nodes[index]
+      var differences: [String] = []
+      if node.parent != expected.parent { differences.append("parent \(node.parent.map(history.name) ?? "nil") vs model \(expected.parent.map(history.name) ?? "nil")") }
+      if node.children != expected.children { differences.append("children \(node.children.map(history.name)) vs model \(expected.children.map(history.name))") }
+      if node.installed != expected.installed { differences.append("view installed \(node.installed) vs model \(expected.installed)") }
+      if node.appearance.state != expected.appearance.state { differences.append("state \(node.appearance.state) vs model \(expected.appearance.state)") }
+      if !differences.isEmpty {
+        fail(.linearizability, "final tree differs from the sequential replay at \(history.name(index)): \(differences.joined(separator: "; "))")
+      }
+    }
+  }
+
+  private func compare(_ emitted: [Int: [LifecycleEvent.Kind]], _ entry: Observed, streams: [Int: [LifecycleEvent]]) -> String? {
+    var lanes: [Int: [LifecycleEvent.Kind]] = [:]
+    for (index, kinds) in emitted {
+      for kind in kinds { lanes[index * 2 + (kind.isContainerEvent ? 1 : 0), default: []].append(kind) }
+    }
+    for lane in Set(lanes.keys).union(entry.ranges.keys).sorted() {
+      let expected = lanes[lane] ?? []
+      let actual = entry.ranges[lane].map { streams[lane]![$0].map(\.kind) } ?? []
+      if expected != actual {
+        return "\(laneName(lane)): the model expects [\(expected.map(describe).joined(separator: ", "))] but the runtime did [\(actual.map(describe).joined(separator: ", "))]"
+      }
+    }
+    return nil
+  }
+
+  // MARK: Subscribers (SPEC E3–E6)
+
+  /// Every subscriber's events are real (equal to the recorder's), in order,
+  /// numbered contiguously, with every gap announced by an exact lost count.
+  private mutating func checkSubscribers() {
+    var index: [Int: [EventKey: Int]] = [:]
+    for (controller, events) in history.events.enumerated() {
+      var keys: [EventKey: Int] = [:]
+      for (position, event) in events.enumerated() { keys[EventKey(event)] = position }
+      index[controller] = keys
+    }
+    for subscriber in history.others {
+      let label = "\(subscriber.role.rawValue) \(subscriber.isTree ? "tree " : "")subscriber of \(history.name(subscriber.controller))"
+      var events = subscriber.events
+      subscriberEvents += events.count
+      guard !events.isEmpty else { continue }
+      guard case .subscribed = events.removeFirst().kind else {
+        fail(.subscriber, "\(label): first element is not the subscribed snapshot (SPEC E5)")
+        continue
+      }
+      let findingsBefore = findings.count
+      var previous: Int?
+      var pendingLost = 0
+      var lastPosition: [ControllerID: Int] = [:]
+      var ended = false
+      for event in events {
+        if ended {
+          fail(.subscriber, "\(label): \(describe(event)) after the stream's end")
+          break
+        }
+        switch event.kind {
+        case .eventsLost(let count):
+          pendingLost += count
+          lostEvents += count
+          lostMarkers += 1
+          continue
+        case .lagged:
+          laggedDisconnects += 1
+          ended = true
+          continue
+        case .terminated:
+          ended = true
+          continue
+        default:
+          break
+        }
+        if let previous, event.sequenceNumber - previous - 1 != pendingLost {
+          fail(.subscriber, "\(label): sequence \(previous) -> \(event.sequenceNumber) but the lost marker says \(pendingLost) (SPEC E4)")
+          break
+        }
+        pendingLost = 0
+        previous = event.sequenceNumber
+        guard let controller = history.indexByID[event.controller], let position = index[controller]?[EventKey(event)] else {
+          fail(.subscriber, "\(label): received \(describe(event)), which its controller never emitted")
+          break
+        }
+        if let last = lastPosition[event.controller], last >= position {
+          fail(.subscriber, "\(label): \(describe(event)) arrived out of order (SPEC E3)")
+          break
+        }
+        lastPosition[event.controller] = position
+        if !subscriber.isTree, history.events[controller][position].sequenceNumber != event.sequenceNumber {
+          fail(.subscriber, "\(label): \(describe(event)) numbered \(event.sequenceNumber), the recorder's copy \(history.events[controller][position].sequenceNumber)")
+          break
+        }
+      }
+      if findings.count > findingsBefore { continue }
+      if subscriber.role == .lagging, !ended {
+        fail(.subscriber, "\(label): a lagging subscriber was neither disconnected nor terminated")
+      }
+      if subscriber.role == .fast || subscriber.role == .slow, !ended {
+        fail(.subscriber, "\(label): the stream ended without a terminated event (SPEC E6)")
+      }
+    }
+  }
+}
+
+/// Identifies one emitted event across streams.
+struct EventKey: Hashable {
+  var controller: ControllerID
+  var timestamp: Duration
+  var kind: LifecycleEvent.Kind
+  var transaction: TransactionID?
+  init(_ event: LifecycleEvent) {
+    controller = event.controller
+    timestamp = event.timestamp
+    kind = event.kind
+    transaction = event.transaction
+  }
+}
+
+/// The per-controller hook grammar (see `Checks.checkGrammar`).
+struct HookGrammar {
+  enum Link: Equatable { case detached, attaching(ControllerID), attached(ControllerID), leaving }
+  var link = Link.detached
+  var state = AppearanceState.disappeared
+  var isAppearingSeen = false
+  var loads = 0
+
+  mutating func accept(_ kind: LifecycleEvent.Kind, name: (ControllerID) -> String) -> String? {
+    func describe(_ link: Link) -> String {
+      switch link {
+      case .detached: "detached"
+      case .attaching(let parent): "attaching to \(name(parent))"
+      case .attached(let parent): "attached to \(name(parent))"
+      case .leaving: "leaving its parent"
+      }
+    }
+    switch kind {
+    case .viewDidLoad:
+      loads += 1
+      return loads > 1 ? "a second viewDidLoad" : nil
+    case .willMove(let parent?):
+      guard link == .detached else { return "willMove(toParent: \(name(parent))) while \(describe(link))" }
+      link = .attaching(parent)
+    case .didMove(let parent?):
+      guard link == .attaching(parent) || link == .attached(parent) else { return "didMove(toParent: \(name(parent))) while \(describe(link))" }
+      link = .attached(parent)
+    case .willMove(nil):
+      guard link != .detached, link != .leaving else { return "willMove(toParent: nil) while \(describe(link))" }
+      link = .leaving
+    case .didMove(nil):
+      guard link != .detached else { return "didMove(toParent: nil) while detached" }
+      link = .detached
+    case .viewWillAppear:
+      guard loads == 1 else { return "viewWillAppear before viewDidLoad" }
+      guard state == .disappeared || state == .disappearing else { return "viewWillAppear while \(state)" }
+      state = .appearing
+      isAppearingSeen = false
+    case .viewIsAppearing:
+      guard state == .appearing, !isAppearingSeen else { return "viewIsAppearing while \(state)\(isAppearingSeen ? " (second in one appearance)" : "")" }
+      isAppearingSeen = true
+    case .viewDidAppear:
+      guard state == .appearing else { return "viewDidAppear without viewWillAppear (state \(state))" }
+      guard isAppearingSeen else { return "viewDidAppear without viewIsAppearing" }
+      state = .appeared
+    case .viewWillDisappear:
+      guard state == .appeared || state == .appearing else { return "viewWillDisappear while \(state)" }
+      state = .disappearing
+    case .viewDidDisappear:
+      guard state == .disappearing else { return "viewDidDisappear without viewWillDisappear (state \(state))" }
+      state = .disappeared
+    default:
+      break
+    }
+    return nil
+  }
+}

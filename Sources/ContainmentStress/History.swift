@@ -1,0 +1,76 @@
+import Containment
+
+/// Everything the checks need, copied out of a finished run, so that the
+/// world can be released (and the leak check can see it go).
+struct History: Sendable {
+  var names: [String]
+  var ids: [ControllerID]
+  var indexByID: [ControllerID: Int]
+  /// Each controller's full stream, from its recorder (snapshot and terminal markers removed).
+  var events: [[LifecycleEvent]]
+  /// Markers the recorders saw (they must see none but `terminated`).
+  var recorderMarkers: [String]
+  var hookLogs: [[LifecycleEvent.Kind]]
+  var setupEnd: Duration
+  var workEnd: Duration
+  var initial: Model
+  var final: Model
+  var registered: [TransactionID: RegisteredTransaction]
+  var snapshots: [(Duration, Model)]
+  var records: [OperationRecord]
+  var watched: [(TransactionID, Bool?)]
+  /// Controllers whose post-setup events come from outside any transaction (strangers).
+  var strangers: Set<Int>
+  var others: [(role: Subscription.Role, controller: Int, isTree: Bool, events: [LifecycleEvent])]
+
+  func name(_ index: Int) -> String { names[index] }
+  func name(_ id: ControllerID?) -> String {
+    guard let id else { return "nil" }
+    return indexByID[id].map { names[$0] } ?? "\(id)"
+  }
+}
+
+extension Model {
+  /// The runtime's links and appearance states right now (call at a quiescent point).
+  static func snapshot(of world: World) -> Model {
+    let nodes = world.controllers.map { controller -> Model.Node in
+      var node = Model.Node()
+      node.parent = controller.parent.flatMap { world.indexByID[$0.node.id] }
+      node.children = controller.children.compactMap { world.indexByID[$0.node.id] }
+      node.installed = controller.parent != nil && controller.viewIfLoaded?.superview != nil
+      node.isWindowRoot = world.windows.contains { $0.rootViewController === controller }
+      node.forwards = controller.forwards
+      node.appearance.state = controller.node.appearanceState
+      return node
+    }
+    return Model(nodes: nodes, ids: world.controllers.map(\.node.id))
+  }
+}
+
+extension LifecycleEvent.Kind {
+  /// True for events that stand for a hook call (as opposed to container events and markers).
+  var isHook: Bool {
+    switch self {
+    case .viewDidLoad, .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear,
+      .willMove, .didMove, .traitCollectionDidChange:
+      true
+    default:
+      false
+    }
+  }
+
+  /// Events a container emits about its own transactions (as opposed to hooks delivered to it).
+  var isContainerEvent: Bool {
+    switch self {
+    case .childAdded, .childRemoved, .transitionBegan, .transitionEnded, .batchCommitted: true
+    default: false
+    }
+  }
+
+  var isMarker: Bool {
+    switch self {
+    case .subscribed, .eventsLost, .lagged, .terminated: true
+    default: false
+    }
+  }
+}

@@ -1,0 +1,303 @@
+import Containment
+
+/// A pure, sequential model of the runtime's containment and appearance
+/// rules (SPEC §2, §3, §4): what each step must do to the links and which
+/// events it must emit, controller by controller.
+///
+/// The linearizability check replays the observed transactions on it, one at
+/// a time; a concurrent runtime is correct when some such sequential replay
+/// produces exactly the events every controller saw.
+struct Model: Sendable {
+  struct Appearance: Sendable, Hashable {
+    var state: AppearanceState = .disappeared
+    var level = 0
+    var animated = false
+    var isAppearingDelivered = false
+  }
+
+  struct Node: Sendable, Hashable {
+    var parent: Int?
+    var children: [Int] = []
+    /// The root view is a subview of the parent's root view.
+    var installed = false
+    /// The root of a window (its view is in the window).
+    var isWindowRoot = false
+    var forwards = true
+    var appearance = Appearance()
+  }
+
+  enum Effect: Sendable, Hashable {
+    case willAppear, isAppearing, didAppear, willDisappear, didDisappear
+    case unbalanced(UnbalancedAppearanceTransition)
+  }
+
+  var nodes: [Node]
+  let ids: [ControllerID]
+
+  /// Events the steps produced, per controller, in order.
+  var emitted: [Int: [LifecycleEvent.Kind]] = [:]
+
+  init(nodes: [Node], ids: [ControllerID]) {
+    self.nodes = nodes
+    self.ids = ids
+  }
+
+  private mutating func emit(_ index: Int, _ kind: LifecycleEvent.Kind) {
+    emitted[index, default: []].append(kind)
+  }
+
+  // MARK: Queries
+
+  func isInWindow(_ index: Int) -> Bool {
+    let node = nodes[index]
+    if node.isWindowRoot { return true }
+    guard node.installed, let parent = node.parent else { return false }
+    return isInWindow(parent)
+  }
+
+  /// `index` and, if it forwards automatically, its installed children, recursively.
+  func forwardingTargets(from index: Int) -> [Int] {
+    var result = [index]
+    guard nodes[index].forwards else { return result }
+    for child in nodes[index].children where nodes[child].installed {
+      result += forwardingTargets(from: child)
+    }
+    return result
+  }
+
+  /// The controllers whose appearance follows `index`'s root view entering or
+  /// leaving a window: none if its parent forwards by hand (SPEC A6).
+  func forwardingTargets(inViewOf index: Int) -> [Int] {
+    if let parent = nodes[index].parent, !nodes[parent].forwards { return [] }
+    return forwardingTargets(from: index)
+  }
+
+  // MARK: The appearance state machine (SPEC A2–A4)
+
+  private mutating func begin(_ index: Int, appearing: Bool, animated: Bool, automatic: Bool) -> [Effect] {
+    var machine = nodes[index].appearance
+    defer { nodes[index].appearance = machine }
+    defer { if machine.level > 0 { machine.animated = animated } }
+    switch (machine.state, appearing) {
+    case (.disappeared, true), (.disappearing, true):
+      if machine.state == .disappeared { machine.level = 1 }
+      machine.state = .appearing
+      machine.isAppearingDelivered = false
+      return [.willAppear]
+    case (.appeared, false), (.appearing, false):
+      if machine.state == .appeared { machine.level = 1 }
+      machine.state = .disappearing
+      return [.willDisappear]
+    case (.appearing, true), (.disappearing, false):
+      if automatic { return [] }
+      machine.level += 1
+      return [.unbalanced(.nestedBegin(isAppearing: appearing))]
+    case (.appeared, true), (.disappeared, false):
+      return automatic ? [] : [.unbalanced(.alreadyInState(machine.state))]
+    }
+  }
+
+  private mutating func viewInstalled(_ index: Int) -> [Effect] {
+    guard nodes[index].appearance.state == .appearing, !nodes[index].appearance.isAppearingDelivered else { return [] }
+    nodes[index].appearance.isAppearingDelivered = true
+    return [.isAppearing]
+  }
+
+  private mutating func end(_ index: Int) -> [Effect] {
+    guard nodes[index].appearance.level > 0 else { return [.unbalanced(.endWithoutBegin)] }
+    nodes[index].appearance.level -= 1
+    guard nodes[index].appearance.level == 0 else { return [] }
+    switch nodes[index].appearance.state {
+    case .appearing:
+      let installed = viewInstalled(index)
+      nodes[index].appearance.state = .appeared
+      return installed + [.didAppear]
+    case .disappearing:
+      nodes[index].appearance.state = .disappeared
+      return [.didDisappear]
+    case .appeared, .disappeared:
+      return []
+    }
+  }
+
+  private mutating func perform(_ index: Int, _ effects: [Effect], animated: Bool) {
+    for effect in effects {
+      switch effect {
+      case .willAppear: emit(index, .viewWillAppear(animated: animated))
+      case .isAppearing: emit(index, .viewIsAppearing(animated: animated))
+      case .didAppear: emit(index, .viewDidAppear(animated: animated))
+      case .willDisappear: emit(index, .viewWillDisappear(animated: animated))
+      case .didDisappear: emit(index, .viewDidDisappear(animated: animated))
+      case .unbalanced(let reason): emit(index, .unbalancedAppearanceTransition(reason))
+      }
+    }
+  }
+
+  /// One coordinated appearance change (the runtime's appearance pass).
+  struct Pass {
+    var entries: [(index: Int, appearing: Bool)] = []
+    var willEffects: [(index: Int, effects: [Effect])] = []
+    let animated: Bool
+  }
+
+  private mutating func begin(_ pass: inout Pass, _ targets: [Int], appearing: Bool, automatic: Bool = true) {
+    for index in targets {
+      let effects = begin(index, appearing: appearing, animated: pass.animated, automatic: automatic)
+      guard !effects.isEmpty else { continue }
+      if effects.contains(where: { $0 == .willAppear || $0 == .willDisappear }) {
+        pass.entries.append((index, appearing))
+      }
+      pass.willEffects.append((index, effects))
+    }
+  }
+
+  private mutating func deliverWill(_ pass: Pass) {
+    for (index, effects) in pass.willEffects { perform(index, effects, animated: pass.animated) }
+  }
+
+  private mutating func deliverIsAppearing(_ pass: Pass) {
+    var all: [(Int, [Effect])] = []
+    for entry in pass.entries { all.append((entry.index, entry.appearing ? viewInstalled(entry.index) : [])) }
+    for (index, effects) in all { perform(index, effects, animated: pass.animated) }
+  }
+
+  private mutating func deliverDid(_ pass: Pass) {
+    var all: [(Int, [Effect])] = []
+    for entry in pass.entries { all.append((entry.index, end(entry.index))) }
+    for (index, effects) in all { perform(index, effects, animated: pass.animated) }
+  }
+
+  private mutating func deliverAll(_ pass: Pass) {
+    deliverWill(pass)
+    deliverIsAppearing(pass)
+    deliverDid(pass)
+  }
+
+  // MARK: Steps
+
+  /// Why a step cannot run in the model's current state (the runtime must
+  /// then have refused it).
+  struct Refusal: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Applies one step, appending its events to `emitted`. Throws if the step
+  /// is illegal in the current state.
+  mutating func apply(_ step: ModelStep) throws(Refusal) {
+    switch step {
+    case .attach(let parent, let child):
+      guard nodes[child].parent == nil else { throw Refusal(description: "#\(child) already has parent #\(nodes[child].parent!)") }
+      guard !nodes[child].isWindowRoot, child != parent else { throw Refusal(description: "#\(child) cannot be attached") }
+      nodes[child].parent = parent
+      nodes[parent].children.append(child)
+      emit(parent, .childAdded(ids[child]))
+      emit(child, .willMove(toParent: ids[parent]))
+
+    case .detachForMove(let parent, let child):
+      guard nodes[child].parent == parent else { throw Refusal(description: "#\(child) is not a child of #\(parent)") }
+      emit(child, .willMove(toParent: nil))
+      try apply(.remove(parent: parent, child: child))
+
+    case .remove(let parent, let child):
+      guard nodes[child].parent == parent else { throw Refusal(description: "#\(child) is not a child of #\(parent)") }
+      var pass = Pass(animated: false)
+      if nodes[child].installed {
+        if isInWindow(parent) { begin(&pass, forwardingTargets(inViewOf: child), appearing: false) }
+        nodes[child].installed = false
+      }
+      nodes[parent].children.removeAll { $0 == child }
+      nodes[child].parent = nil
+      emit(parent, .childRemoved(ids[child]))
+      deliverAll(pass)
+      emit(child, .didMove(toParent: nil))
+
+    case .addSubview(let parent, let child):
+      guard nodes[child].parent == parent else { throw Refusal(description: "#\(child)'s view is foreign to #\(parent)") }
+      let wasInWindow = nodes[child].installed && isInWindow(parent)
+      let willBeInWindow = isInWindow(parent)
+      var pass = Pass(animated: false)
+      if wasInWindow != willBeInWindow {
+        begin(&pass, forwardingTargets(inViewOf: child), appearing: willBeInWindow)
+      }
+      nodes[child].installed = true
+      deliverAll(pass)
+
+    case .removeFromSuperview(let child):
+      guard nodes[child].installed, let parent = nodes[child].parent else { return }
+      var pass = Pass(animated: false)
+      if isInWindow(parent) { begin(&pass, forwardingTargets(inViewOf: child), appearing: false) }
+      nodes[child].installed = false
+      deliverAll(pass)
+
+    case .willMove(let child, let parent):
+      emit(child, .willMove(toParent: parent.map { ids[$0] }))
+
+    case .didMove(let child, let parent):
+      emit(child, .didMove(toParent: parent.map { ids[$0] }))
+
+    case .transition(let container, let from, let to, let animated, let outcome):
+      for child in [from, to] where nodes[child].parent != container {
+        throw Refusal(description: "#\(child) is not a child of #\(container)")
+      }
+      guard from != to else { throw Refusal(description: "same controller") }
+      guard nodes[from].installed else { throw Refusal(description: "#\(from)'s view is not installed") }
+      guard !nodes[to].installed else { throw Refusal(description: "#\(to)'s view is already installed") }
+      nodes[to].installed = true
+      var pass = Pass(animated: animated)
+      if nodes[container].forwards, isInWindow(container) {
+        begin(&pass, forwardingTargets(from: from), appearing: false)
+        begin(&pass, forwardingTargets(from: to), appearing: true)
+      }
+      emit(container, .transitionBegan(from: ids[from], to: ids[to]))
+      deliverWill(pass)
+      deliverIsAppearing(pass)
+      nodes[from].installed = false
+      deliverDid(pass)
+      emit(container, .transitionEnded(from: ids[from], to: ids[to], outcome: outcome))
+
+    case .batch(let container, let intents, let animated):
+      for intent in intents where nodes[intent.child].parent != container {
+        throw Refusal(description: "#\(intent.child) is not a child of #\(container)")
+      }
+      var net: [Int: Bool] = [:]
+      for intent in intents { net[intent.child] = intent.appearing }
+      var pass = Pass(animated: animated)
+      var disappearing: [ControllerID] = []
+      var appearing: [ControllerID] = []
+      for isAppearing in [false, true] {
+        for child in nodes[container].children where net[child] == isAppearing {
+          let before = pass.entries.count
+          begin(&pass, forwardingTargets(from: child), appearing: isAppearing)
+          guard pass.entries.count > before else { continue }
+          if isAppearing { appearing.append(ids[child]) } else { disappearing.append(ids[child]) }
+        }
+      }
+      deliverWill(pass)
+      deliverIsAppearing(pass)
+      deliverDid(pass)
+      emit(container, .batchCommitted(disappearing: disappearing, appearing: appearing))
+
+    case .begin(let child, let appearing, let animated):
+      var pass = Pass(animated: animated)
+      begin(&pass, [child], appearing: appearing, automatic: false)
+      if !pass.entries.isEmpty {
+        begin(&pass, Array(forwardingTargets(from: child).dropFirst()), appearing: appearing)
+      }
+      deliverWill(pass)
+
+    case .end(let child):
+      let animated = nodes[child].appearance.animated
+      let own = end(child)
+      var plan: [(Int, [Effect])] = [(child, own)]
+      if own.contains(where: { $0 == .didAppear || $0 == .didDisappear }) {
+        for descendant in forwardingTargets(from: child).dropFirst() {
+          let state = nodes[descendant].appearance.state
+          guard state == .appearing || state == .disappearing else { continue }
+          plan.append((descendant, end(descendant)))
+        }
+      }
+      for (index, effects) in plan { perform(index, effects.filter { $0 == .isAppearing }, animated: animated) }
+      for (index, effects) in plan { perform(index, effects.filter { $0 != .isAppearing }, animated: animated) }
+    }
+  }
+}

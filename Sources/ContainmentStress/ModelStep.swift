@@ -1,0 +1,50 @@
+import Containment
+
+/// One runtime verb as the model replays it: what an operation's transaction
+/// did, in order. An operation kind maps its transactions to steps; the model
+/// gives each step its meaning (the events it must produce). Container kinds
+/// (navigation, tab, split) add their own steps here when they exist.
+enum ModelStep: Sendable, Hashable, CustomStringConvertible {
+  /// `parent.addChild(child)` linking a parentless child (SPEC C1).
+  case attach(parent: Int, child: Int)
+  /// The removal half of a move (SPEC C6): `willMove(nil)` then the removal.
+  case detachForMove(parent: Int, child: Int)
+  /// `child.removeFromParent()` (SPEC C2).
+  case remove(parent: Int, child: Int)
+  /// `parent.view.addSubview(child.view)`.
+  case addSubview(parent: Int, child: Int)
+  /// `child.view.removeFromSuperview()`.
+  case removeFromSuperview(child: Int)
+  /// `child.willMove(toParent:)` / `didMove(toParent:)` called by the container.
+  case willMove(child: Int, parent: Int?)
+  case didMove(child: Int, parent: Int?)
+  /// `container.transition(from:to:)` (SPEC T1–T4), with the outcome it reported.
+  case transition(container: Int, from: Int, to: Int, animated: Bool, outcome: TransitionOutcome)
+  /// `container.commit(batch)` (SPEC A7): the intents in order (child, appearing).
+  case batch(container: Int, intents: [BatchIntent], animated: Bool)
+  /// `child.beginAppearanceTransition` / `endAppearanceTransition` (SPEC A3, A4).
+  case begin(child: Int, appearing: Bool, animated: Bool)
+  case end(child: Int)
+
+  struct BatchIntent: Sendable, Hashable {
+    var child: Int
+    var appearing: Bool
+  }
+
+  var description: String {
+    switch self {
+    case .attach(let p, let c): "attach(#\(c) to #\(p))"
+    case .detachForMove(let p, let c): "detachForMove(#\(c) from #\(p))"
+    case .remove(let p, let c): p < 0 ? "remove(#\(c) from its parent)" : "remove(#\(c) from #\(p))"
+    case .addSubview(let p, let c): "addSubview(#\(c) into #\(p))"
+    case .removeFromSuperview(let c): "removeFromSuperview(#\(c))"
+    case .willMove(let c, let p): "willMove(#\(c), \(p.map { "#\($0)" } ?? "nil"))"
+    case .didMove(let c, let p): "didMove(#\(c), \(p.map { "#\($0)" } ?? "nil"))"
+    case .transition(let p, let a, let b, _, let outcome): "transition(#\(p): #\(a)->#\(b), \(outcome))"
+    case .batch(let p, let intents, _):
+      "batch(#\(p): \(intents.map { "\($0.appearing ? "+" : "-")#\($0.child)" }.joined(separator: " ")))"
+    case .begin(let c, let appearing, _): "begin(#\(c), \(appearing))"
+    case .end(let c): "end(#\(c))"
+    }
+  }
+}

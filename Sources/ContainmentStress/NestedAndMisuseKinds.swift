@@ -1,0 +1,157 @@
+import Containment
+
+/// A request made from inside a hook (SPEC R2): the leaf is armed, then added;
+/// inside its `willMove(toParent:)` it asks the same container (queued behind
+/// the running transaction), another container, removes itself, or awaits its
+/// own queued request (must be refused with `awaitingOwnTransaction`).
+struct NestedKind: OperationKind {
+  let name = OperationKindName.nested
+  let weight = 5
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    guard let child = rng.pick(world.leaves), let parent = rng.pick(world.containers(for: child).filter({ $0 != snapshot.parent[child] })),
+      let other = rng.pick(world.leaves(like: child).filter { $0 != child }),
+      let third = rng.pick(world.containers(for: child))
+    else { return nil }
+    return Operation(id: id, kind: name, targets: [parent, child, other, third], variant: rng.below(4))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let (parent, child, other, third) = (world[operation.targets[0]], world[operation.targets[1]], world[operation.targets[2]], world[operation.targets[3]])
+    let variant = operation.variant
+    let id = operation.id
+    child.armed.withLock {
+      $0 = { hookParent in
+        guard let hookParent = hookParent as? StressController else { return }
+        let start = run.now()
+        var nested = Operation(id: run.nextOperationID(), kind: .nested, targets: [hookParent.index, other.index], variant: variant)
+        var result = Outcome.succeeded
+        do {
+          switch variant {
+          case 0, 2:
+            let handle = try await hookParent.addChild(other)
+            run.register(handle.id, [.attach(parent: hookParent.index, child: other.index)], operation: nested.id)
+            run.watch(handle)
+            if variant == 2, !handle.isComplete {
+              do {
+                _ = try await handle.value
+                run.report(Finding(category: .expectedError, message: "awaiting a request queued behind the running transaction returned instead of throwing awaitingOwnTransaction (op \(id))", operations: [id]))
+              } catch ContainmentError.awaitingOwnTransaction {
+              } catch {
+                run.report(Finding(category: .expectedError, message: "awaiting own queued request threw \(error), expected awaitingOwnTransaction (op \(id))", operations: [id]))
+              }
+            }
+          case 1:
+            nested.targets = [child.index]
+            let handle = try await child.removeFromParent()
+            run.register(handle.id, [.remove(parent: -1, child: child.index)], operation: nested.id)
+            run.watch(handle)
+          default:
+            nested.targets = [third.index, other.index]
+            let handle = try await third.addChild(other)
+            run.register(handle.id, [.attach(parent: third.index, child: other.index)], operation: nested.id)
+            run.watch(handle)
+          }
+        } catch {
+          result = outcome(of: error)
+        }
+        run.record(OperationRecord(operation: nested, summary: "from a hook: \(run.describe(nested))", start: start, end: run.now(), outcome: result, nested: true))
+      }
+    }
+    let result = await addChild(child, to: parent, run: run, operation: id)
+    // An action that did not fire now must not fire in someone else's operation.
+    child.armed.withLock { $0 = nil }
+    return result
+  }
+}
+
+/// Every misuse of SPEC §8 whose error does not depend on timing: each must
+/// throw exactly the expected error and leave no trace (any event it caused
+/// would be an unexplained transaction).
+struct MisuseKind: OperationKind {
+  let name = OperationKindName.misuse
+  let weight = 8
+  static let variants = 16
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    let tree = rng.below(world.roots.count)
+    return Operation(
+      id: id, kind: name,
+      targets: [world.roots[tree], world.autoContainers[tree], world.manualContainers[tree], rng.pick(world.strangers)!],
+      variant: rng.below(Self.variants))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let (root, auto, manual, stranger) = (world[operation.targets[0]], world[operation.targets[1]], world[operation.targets[2]], world[operation.targets[3]])
+    let doomed = world[world.doomedRoot], doomedLeaf = world[world.doomedLeaf]
+    let expected: [ContainmentError]
+    let attempt: @Sendable () async throws -> Void
+    switch operation.variant {
+    case 0:
+      expected = [.cannotAddSelfAsChild(auto.node.id)]
+      attempt = { try await auto.addChild(auto) }
+    case 1:
+      expected = [.wouldCreateCycle(child: root.node.id, parent: manual.node.id)]
+      attempt = { try await manual.addChild(root) }
+    case 2:
+      expected = [.alreadyChild(child: auto.node.id, parent: root.node.id)]
+      attempt = { try await root.addChild(auto) }
+    case 3:
+      expected = [.noParent(stranger.node.id)]
+      attempt = { try await stranger.removeFromParent() }
+    case 4:
+      expected = [.alreadyInWindow(root.node.id)]
+      attempt = { try await stranger.addChild(root) }
+    case 5:
+      expected = [.notAChild(child: stranger.node.id, parent: root.node.id)]
+      attempt = { try await root.transition(from: stranger, to: auto) }
+    case 6:
+      expected = [.sameController(manual.node.id)]
+      attempt = { try await root.transition(from: manual, to: manual) }
+    case 7:
+      expected = [.viewAlreadyInstalled(manual.node.id), .viewNotInstalled(auto.node.id)]
+      attempt = { try await root.transition(from: auto, to: manual) }
+    case 8:
+      expected = [.foreignView]
+      attempt = { try await root.view.addSubview(await stranger.view) }
+    case 9:
+      expected = [.viewHierarchyCycle]
+      attempt = { try await manual.view.addSubview(await root.view) }
+    case 10:
+      expected = [.tornDown(doomed.node.id)]
+      attempt = { try await doomed.addChild(stranger) }
+    case 11:
+      expected = [.tornDown(doomedLeaf.node.id)]
+      attempt = { try await doomedLeaf.removeFromParent() }
+    case 12:
+      expected = [.tornDown(doomed.node.id)]
+      attempt = { try await doomed.transition(from: doomedLeaf, to: doomedLeaf) }
+    case 13:
+      expected = [.tornDown(stranger.node.id)]
+      attempt = { try await world.doomedWindow.setRootViewController(stranger) }
+    case 14:
+      expected = [.notAChild(child: stranger.node.id, parent: manual.node.id)]
+      attempt = {
+        var batch = AppearanceBatch()
+        batch.appear(stranger)
+        try await manual.commit(batch)
+      }
+    default:
+      // SPEC A4 from outside any transaction: never traps, reported as a diagnostic event.
+      await stranger.endAppearanceTransition()
+      return .failed("\(UnbalancedAppearanceTransition.endWithoutBegin)")
+    }
+    do {
+      try await attempt()
+      run.report(Finding(category: .expectedError, message: "misuse \(run.describe(operation)) did not throw; expected \(expected)", operations: [operation.id]))
+      return .succeeded
+    } catch let error as ContainmentError where expected.contains(error) {
+      return .failed("\(error)")
+    } catch {
+      run.report(Finding(category: .expectedError, message: "misuse \(run.describe(operation)) threw \(error); expected \(expected)", operations: [operation.id]))
+      return outcome(of: error)
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import Containment
+
+/// What happened to one operation.
+enum Outcome: Sendable, Hashable {
+  case succeeded
+  case failed(String)
+  case cancelled
+}
+
+/// One operation as it ran: for the report, the checks and the reducer.
+struct OperationRecord: Sendable {
+  var operation: Operation
+  var summary: String
+  var start: Duration
+  var end: Duration
+  var outcome: Outcome
+  /// True for operations issued from inside a hook (they have no latency of their own).
+  var nested = false
+}
+
+/// A transaction the harness knows the meaning of: the steps it ran and the operation that asked for it.
+struct RegisteredTransaction: Sendable {
+  var steps: [ModelStep]
+  var operation: Int
+}
+
+/// A broken expectation found while the workload runs (an error that should
+/// have been thrown and was not, a wrong error, ...).
+struct Finding: Sendable, CustomStringConvertible {
+  enum Category: String, Sendable, CaseIterable {
+    case unexpectedSetup, invariant, grammar, hookLog, linearizability, atomicity, unexplained, expectedError, subscriber, deadlock, leak
+  }
+  var category: Category
+  var message: String
+  /// Operations involved, for the reducer.
+  var operations: [Int] = []
+  var description: String { "[\(category.rawValue)] \(message)" }
+}
+
+/// Shared state of one run: the world, the registry of transactions, the
+/// operation log, progress counters. All of it lock-protected.
+final class Run: Sendable {
+  let world: World
+  let options: Options
+  let transactions = Locked<[TransactionID: RegisteredTransaction]>([:])
+  let records = Locked<[OperationRecord]>([])
+  let findings = Locked<[Finding]>([])
+  fileprivate let counters = Locked<Counters>(Counters())
+  /// Operations in flight: id → (summary, start), for the watchdog.
+  let inFlight = Locked<[Int: (String, Duration)]>([:])
+  /// The trees at each quiescent point: (time, state). The reducer starts from them.
+  let snapshots = Locked<[(Duration, Model)]>([])
+  /// Leaves named by running operations (per-leaf profile).
+  private let claims = Locked<Set<Int>>([])
+  /// Handles of requests made from inside hooks: (id, succeeded? — nil while pending).
+  let watched = Locked<[(TransactionID, @Sendable () -> Bool?)]>([])
+
+  struct Counters {
+    var nextOperation = 0
+    var completed = 0
+    var progress = 0
+  }
+
+  init(world: World, options: Options) {
+    self.world = world
+    self.options = options
+  }
+
+  func now() -> Duration { world.environment.elapsed() }
+
+  func nextOperationID() -> Int {
+    counters.withLock { counters in
+      defer { counters.nextOperation += 1 }
+      return counters.nextOperation
+    }
+  }
+
+  var completed: Int { counters.withLock { $0.completed } }
+  /// Grows whenever anything finishes: the watchdog's heartbeat.
+  var progress: Int { counters.withLock { $0.progress } }
+  func tick() { counters.withLock { $0.progress += 1 } }
+
+  func register(_ id: TransactionID, _ steps: [ModelStep], operation: Int) {
+    transactions.withLock { $0[id] = RegisteredTransaction(steps: steps, operation: operation) }
+  }
+
+  func record(_ record: OperationRecord) {
+    records.withLock { $0.append(record) }
+    counters.withLock {
+      if !record.nested { $0.completed += 1 }
+      $0.progress += 1
+    }
+  }
+
+  func report(_ finding: Finding) {
+    findings.withLock { $0.append(finding) }
+  }
+
+  func name(_ index: Int) -> String { world[index].node.name }
+  func describe(_ operation: Operation) -> String { operation.describe(names: world.controllers.map(\.node.name)) }
+}
+
+/// Steps collected inside a transaction, in order.
+final class StepLog: Sendable {
+  private let steps = Locked<[ModelStep]>([])
+  func append(_ step: ModelStep) { steps.withLock { $0.append(step) } }
+  var all: [ModelStep] { steps.withLock { $0 } }
+}
+
+extension Run {
+  /// Remembers a handle whose request may still be queued: its transaction
+  /// must show in the events exactly when the request succeeds.
+  func watch(_ handle: TransactionHandle<Void>) {
+    watched.withLock { $0.append((handle.id, { handle.result.map { if case .success = $0 { true } else { false } } })) }
+  }
+}
+
+extension Run {
+  private func leaves(of operation: Operation) -> Set<Int> {
+    let leaves = Set(world.leaves)
+    return Set(operation.targets.filter { leaves.contains($0) })
+  }
+
+  /// Claims the leaves `operation` names; false (claiming nothing) if one is taken.
+  func claim(_ operation: Operation) -> Bool {
+    let wanted = leaves(of: operation)
+    return claims.withLock { claims in
+      guard claims.isDisjoint(with: wanted) else { return false }
+      claims.formUnion(wanted)
+      return true
+    }
+  }
+
+  func release(_ operation: Operation) {
+    guard options.profile == .perLeaf else { return }
+    let held = leaves(of: operation)
+    claims.withLock { $0.subtract(held) }
+  }
+}

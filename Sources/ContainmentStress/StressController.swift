@@ -1,0 +1,50 @@
+import Containment
+
+/// The harness's controller: records every hook it receives, in order, and
+/// can be armed to make a request from inside its next `willMove(toParent:)`
+/// hook (a nested request, SPEC R2).
+///
+/// The hook log is the controller's own account of what ran on it; the
+/// checks compare it with the event streams and with the model.
+actor StressController: ViewController {
+  nonisolated let node: ControllerNode
+  /// Position in the world's controller list: what operations and the model use.
+  nonisolated let index: Int
+  nonisolated let forwards: Bool
+  /// Every hook, as the event kind it should have emitted, in the order it ran.
+  nonisolated let hookLog = Locked<[LifecycleEvent.Kind]>([])
+  /// Run once, inside the next `viewWillMove(toParent:)` with a non-nil parent.
+  nonisolated let armed = Locked<(@Sendable (any ViewController) async -> Void)?>(nil)
+
+  /// Self-test (`--fault stuck-hook`): the next `willMove(toParent:)` never returns.
+  nonisolated let stuck = Locked(false)
+
+  init(name: String, index: Int, forwards: Bool) {
+    self.node = ControllerNode(name: name)
+    self.index = index
+    self.forwards = forwards
+  }
+
+  nonisolated var shouldAutomaticallyForwardAppearanceMethods: Bool { forwards }
+
+  private func record(_ kind: LifecycleEvent.Kind) {
+    hookLog.withLock { $0.append(kind) }
+  }
+
+  func viewDidLoad() async { record(.viewDidLoad) }
+  func viewWillAppear(_ animated: Bool) async { record(.viewWillAppear(animated: animated)) }
+  func viewIsAppearing(_ animated: Bool) async { record(.viewIsAppearing(animated: animated)) }
+  func viewDidAppear(_ animated: Bool) async { record(.viewDidAppear(animated: animated)) }
+  func viewWillDisappear(_ animated: Bool) async { record(.viewWillDisappear(animated: animated)) }
+  func viewDidDisappear(_ animated: Bool) async { record(.viewDidDisappear(animated: animated)) }
+  func viewDidMove(toParent parent: (any ViewController)?) async { record(.didMove(toParent: parent?.node.id)) }
+
+  func viewWillMove(toParent parent: (any ViewController)?) async {
+    record(.willMove(toParent: parent?.node.id))
+    if stuck.withLock({ $0 }) {
+      await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+    }
+    guard let parent, let action = armed.withLock({ action in defer { action = nil }; return action }) else { return }
+    await action(parent)
+  }
+}

@@ -1,0 +1,160 @@
+import Containment
+
+/// The controllers and windows one run works on.
+///
+/// Shape (two levels, so every cross-queue interaction is one the model can
+/// name): each tree is a window whose root `R` holds two fixed containers,
+/// `A` (forwards appearance automatically) and `M` (forwards it by hand, SPEC
+/// A6), both installed. Leaves move between containers of the same kind, in
+/// any tree: automatic leaves between the `A`s, manual leaves between the
+/// `M`s. Strangers are never attached (misuse targets); the doomed tree is
+/// torn down during setup (every later request naming it must fail).
+final class World: Sendable {
+  let controllers: [StressController]
+  let windows: [Window]
+  let roots: [Int]
+  let autoContainers: [Int]
+  let manualContainers: [Int]
+  let autoLeaves: [Int]
+  let manualLeaves: [Int]
+  let strangers: [Int]
+  let doomedRoot: Int
+  let doomedLeaf: Int
+  let doomedWindow: Window
+  let environment: ContainmentEnvironment
+  let indexByID: [ControllerID: Int]
+
+  init(options: Options, environment: ContainmentEnvironment) {
+    var controllers: [StressController] = []
+    func make(_ name: String, forwards: Bool = true) -> Int {
+      let controller = StressController(name: name, index: controllers.count, forwards: forwards)
+      controller.node.environment = environment
+      controllers.append(controller)
+      return controller.index
+    }
+    var roots: [Int] = [], autoContainers: [Int] = [], manualContainers: [Int] = []
+    var autoLeaves: [Int] = [], manualLeaves: [Int] = []
+    for tree in 0..<options.trees {
+      roots.append(make("R\(tree)"))
+      autoContainers.append(make("A\(tree)"))
+      manualContainers.append(make("M\(tree)", forwards: false))
+    }
+    for tree in 0..<options.trees {
+      for leaf in 0..<options.leavesPerTree { autoLeaves.append(make("L\(tree).\(leaf)")) }
+      for leaf in 0..<options.manualLeavesPerTree { manualLeaves.append(make("N\(tree).\(leaf)")) }
+    }
+    strangers = [make("S0"), make("S1")]
+    doomedRoot = make("D")
+    doomedLeaf = make("DL")
+    self.controllers = controllers
+    self.roots = roots
+    self.autoContainers = autoContainers
+    self.manualContainers = manualContainers
+    self.autoLeaves = autoLeaves
+    self.manualLeaves = manualLeaves
+    self.environment = environment
+    self.windows = (0..<options.trees).map { _ in Window(environment: environment) }
+    self.doomedWindow = Window(environment: environment)
+    var indexByID: [ControllerID: Int] = [:]
+    for controller in controllers { indexByID[controller.node.id] = controller.index }
+    self.indexByID = indexByID
+  }
+
+  subscript(_ index: Int) -> StressController { controllers[index] }
+
+  var containers: [Int] { autoContainers + manualContainers }
+
+  func tree(of container: Int) -> Int? {
+    autoContainers.firstIndex(of: container) ?? manualContainers.firstIndex(of: container)
+  }
+
+  /// Builds the initial trees, one step at a time (no concurrency yet, except
+  /// racing first view loads). Throws if the runtime refuses a legal setup step.
+  func setUp(_ rng: inout SplitMix64) async throws {
+    // Concurrent first accesses: one load, one viewDidLoad (SPEC §1).
+    await withTaskGroup(of: Void.self) { group in
+      for controller in controllers {
+        group.addTask { _ = await controller.view }
+        group.addTask { _ = await controller.view }
+      }
+    }
+    for (tree, window) in windows.enumerated() {
+      let root = self[roots[tree]]
+      try await window.setRootViewController(root)
+      for container in [autoContainers[tree], manualContainers[tree]] {
+        try await install(self[container], in: root)
+      }
+    }
+    let trees = windows.count
+    for (position, leaf) in autoLeaves.enumerated() {
+      let container = self[autoContainers[position % trees]]
+      if rng.chance(0.6) {
+        try await install(self[leaf], in: container)
+      } else {
+        try await container.addChild(self[leaf])
+      }
+    }
+    for (position, leaf) in manualLeaves.enumerated() {
+      let container = self[manualContainers[position % trees]]
+      try await install(self[leaf], in: container)
+    }
+    for (tree, container) in manualContainers.enumerated() {
+      var batch = AppearanceBatch()
+      for (position, leaf) in manualLeaves.enumerated() where position % trees == tree && rng.chance(0.5) {
+        batch.appear(self[leaf])
+      }
+      try await self[container].commit(batch)
+    }
+    try await doomedWindow.setRootViewController(self[doomedRoot])
+    try await install(self[doomedLeaf], in: self[doomedRoot])
+    try await doomedWindow.tearDown()
+  }
+
+  /// Builds the trees of `model` (a snapshot taken at a quiescent point of an
+  /// earlier run with the same options): the reducer starts its trials there.
+  func setUp(from model: Model) async throws {
+    await withTaskGroup(of: Void.self) { group in
+      for controller in controllers { group.addTask { _ = await controller.view } }
+    }
+    for (tree, window) in windows.enumerated() {
+      let root = self[roots[tree]]
+      try await window.setRootViewController(root)
+      for container in [autoContainers[tree], manualContainers[tree]] {
+        try await install(self[container], in: root)
+      }
+    }
+    for container in containers {
+      var batch = AppearanceBatch()
+      for child in model.nodes[container].children {
+        if model.nodes[child].installed {
+          try await install(self[child], in: self[container])
+        } else {
+          try await self[container].addChild(self[child])
+        }
+        if !self[container].forwards, model.nodes[child].appearance.state == .appeared { batch.appear(self[child]) }
+      }
+      try await self[container].commit(batch)
+    }
+    for container in autoContainers where !model.nodes[container].installed {
+      try await self[container].view.removeFromSuperview()
+    }
+    try await doomedWindow.setRootViewController(self[doomedRoot])
+    try await install(self[doomedLeaf], in: self[doomedRoot])
+    try await doomedWindow.tearDown()
+  }
+
+  /// The UIKit three-step add: `addChild`, install the view, `didMove`.
+  private func install(_ child: StressController, in parent: StressController) async throws {
+    try await parent.addChild(child)
+    try await parent.view.addSubview(await child.view)
+    await child.didMove(toParent: parent)
+  }
+
+  /// Ends every tree: windows torn down, detached controllers torn down, armed
+  /// hooks dropped (they hold controllers).
+  func tearDown() async {
+    for controller in controllers { controller.armed.withLock { $0 = nil } }
+    for window in windows { try? await window.tearDown() }
+    for controller in controllers { await controller.tearDown() }
+  }
+}
