@@ -26,10 +26,12 @@ final class HierarchySlot: @unchecked Sendable {
 /// Only a *top-level* transaction — one whose task runs no other transaction —
 /// waits here, after taking its own queue, until no transaction runs on an
 /// ancestor or a descendant of its governor. A nested transaction (started
-/// from inside another, rules 2–5 of ``Transaction``) is admitted at once: it
-/// belongs to the transaction that caused it, and waiting there could wait on
-/// itself. What a waiting transaction waits for is a running transaction,
-/// which never waits here again; so no cycle of waits can form.
+/// from inside another, rules 3–5 of ``Transaction``) never waits: it is
+/// admitted if it overlaps only transactions of its own chain, and otherwise
+/// handed back to its chain and dispatched again when the chain's innermost
+/// transaction ends (at the latest it becomes top-level). What a waiting
+/// transaction waits for is a running transaction, which never waits here
+/// again; so no cycle of waits can form.
 enum HierarchyExclusion {
   /// What `leave` must undo.
   struct Admission: Sendable {
@@ -37,10 +39,26 @@ enum HierarchyExclusion {
     let ancestors: [HierarchySlot]
   }
 
-  static func enter(_ governor: Governor, topLevel: Bool) async -> Admission {
-    if !topLevel {
-      return TreeLock.withLock { admit(governor) }
+  /// Admits a nested transaction (one started inside `chain`) only if it
+  /// overlaps no running transaction but those of its own chain; returns nil
+  /// otherwise, without waiting: the caller hands the request back to the
+  /// chain, to be dispatched when its innermost transaction ends.
+  static func tryEnterNested(_ governor: Governor, chain: [TransactionContext]) -> Admission? {
+    TreeLock.withLock {
+      let slot = governor._slot
+      let ancestors = governor._ancestorSlots()
+      for ancestor in ancestors {
+        let mine = chain.count { $0.governor._slot === ancestor }
+        if ancestor.running > mine { return nil }
+      }
+      let mineBelow = chain.count { $0.governor._slot !== slot && governor._isAncestorOrSelf(of: $0.governor) }
+      if slot.activeBelow > mineBelow { return nil }
+      return admit(governor)
     }
+  }
+
+  /// Admits a top-level transaction, waiting while it would overlap another.
+  static func enter(_ governor: Governor) async -> Admission {
     var waitingForDescendants = false
     while true {
       var admission: Admission?

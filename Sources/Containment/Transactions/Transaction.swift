@@ -91,8 +91,22 @@ enum Transaction {
   ) async {
     let queue = governor.queue
     queue.setCurrent(handle.id)
-    let topLevel = outer?.runningChain().isEmpty ?? true
-    let admission = await HierarchyExclusion.enter(governor, topLevel: topLevel)
+    let chain = outer?.runningChain() ?? []
+    let admission: HierarchyExclusion.Admission
+    if chain.isEmpty {
+      admission = await HierarchyExclusion.enter(governor)
+    } else if let nested = HierarchyExclusion.tryEnterNested(governor, chain: chain) {
+      admission = nested
+    } else {
+      // It would overlap a transaction outside its chain: give the queue back
+      // and dispatch it again when the chain's innermost transaction ends.
+      queue.setCurrent(nil)
+      if releasing { await queue.release() }
+      chain[0].deferUntilEnd {
+        await dispatch(body, on: governor, handle: handle, chain: TransactionContext.current?.runningChain() ?? [])
+      }
+      return
+    }
     let context = TransactionContext(id: handle.id, governor: governor, outer: outer)
     let result = await TransactionContext.$current.withValue(context) {
       await Result(catching: { try await body(context) })
