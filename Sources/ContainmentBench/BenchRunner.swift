@@ -15,14 +15,14 @@ struct BenchRunner: Sendable {
   func run() async -> BenchReport {
     let before = Self.machineState()
     let watch = Stopwatch()
-    let sampler = Sampler(repetitions: options.reps)
+    let sampler = Sampler(repetitions: options.reps, filter: options.filter)
     var figures: [Figure] = []
     var failures: [String] = []
     for group in BenchGroup.allCases where options.groups.contains(group) {
       Self.progress("running \(group.rawValue)...")
       let groupWatch = Stopwatch()
       do {
-        let produced = try await run(group, sampler)
+        let produced = try await run(group, sampler).filter { !$0.samples.isEmpty }
         figures += produced
         for figure in produced {
           Self.progress(

@@ -1,19 +1,22 @@
 /// Command-line options of `containment-bench`.
 ///
 /// ```
-/// containment-bench [--quick] [--json] [--only GROUP[,GROUP...]] [--reps N]
+/// containment-bench [--quick] [--json] [--only GROUP[,GROUP...]] [--filter TEXT] [--reps N]
 /// ```
 /// - `--quick`: fewer repetitions and smaller workloads (CI smoke run).
 /// - `--json`: print the result as JSON instead of the table (the summary
 ///   line still follows, as the last line).
 /// - `--only`: run only the named groups (see ``BenchGroup``); ratios whose
 ///   inputs were not measured are reported as missing.
+/// - `--filter`: run only the figures whose key contains TEXT (for profiling
+///   one workload, e.g. under valgrind).
 /// - `--reps`: repetitions per figure (default 7, quick 3).
 struct BenchOptions: Sendable {
   var quick = false
   var json = false
   var groups: Set<BenchGroup> = Set(BenchGroup.allCases)
   var repetitions: Int?
+  var filter: String?
 
   /// Repetitions per figure, after one warm-up.
   var reps: Int { repetitions ?? (quick ? 3 : 7) }
@@ -40,6 +43,9 @@ struct BenchOptions: Sendable {
           groups.insert(group)
         }
         options.groups = groups
+      case "--filter":
+        guard let text = remaining.popFirst() else { throw UsageError("--filter needs a text") }
+        options.filter = text
       case "--reps":
         guard let value = remaining.popFirst().flatMap({ Int($0) }), value >= 1 else {
           throw UsageError("--reps needs a positive number")
@@ -55,7 +61,7 @@ struct BenchOptions: Sendable {
   }
 
   static let usage = """
-    usage: containment-bench [--quick] [--json] [--only GROUP[,GROUP...]] [--reps N]
+    usage: containment-bench [--quick] [--json] [--only GROUP[,GROUP...]] [--filter TEXT] [--reps N]
     groups: \(BenchGroup.allCases.map(\.rawValue).joined(separator: ", "))
     build with: swift build -c release --product containment-bench
     """

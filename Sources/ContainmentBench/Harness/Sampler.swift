@@ -6,6 +6,15 @@
 /// elapsed time. Workloads run one at a time, in the caller's task.
 struct Sampler: Sendable {
   let repetitions: Int
+  /// Only figures whose key contains this run (`--filter`); the others are
+  /// skipped and come back with no samples.
+  var filter: String? = nil
+
+  func selects(_ key: String) -> Bool { filter.map { key.contains($0) } ?? true }
+
+  private func skipped(_ key: String, _ group: BenchGroup, _ unit: Figure.Unit) -> Figure {
+    Figure(key: key, group: group, label: "", unit: unit, samples: [], operations: 0)
+  }
 
   /// Times `operations` operations per repetition and reports ns per operation.
   func perOperation(
@@ -13,6 +22,7 @@ struct Sampler: Sendable {
     note: String = "",
     _ workload: (Int) async throws -> Duration
   ) async rethrows -> Figure {
+    guard selects(key) else { return skipped(key, group, .nanosecondsPerOperation) }
     _ = try await workload(max(1, operations / 4))
     var samples: [Double] = []
     for _ in 0..<repetitions {
@@ -30,6 +40,7 @@ struct Sampler: Sendable {
     note: String = "",
     _ workload: () async throws -> Duration
   ) async rethrows -> Figure {
+    guard selects(key) else { return skipped(key, group, .seconds) }
     if warmUp { _ = try await workload() }
     var samples: [Double] = []
     for _ in 0..<(overridden ?? repetitions) {

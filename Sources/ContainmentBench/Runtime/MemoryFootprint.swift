@@ -6,6 +6,7 @@ import Containment
 /// by other benchmarks cannot be reused and hide the growth.
 enum MemoryFootprint {
   static func run(options: BenchOptions) async -> [Figure] {
+    if let filter = options.filter, !"memory.rss-per-controller".contains(filter) { return [] }
     let count = options.quick ? 20_000 : 100_000
     let residentBefore = ProcessMemory.residentBytes()
     var controllers: [IdleController] = []

@@ -19,7 +19,7 @@ enum RuntimeOperations {
       ) { count in try await pushPop(count, stack: ThreeStepStack.init) })
     figures.append(
       try await sampler.perOperation(
-        "runtime.pushpop-transition", group: .runtime,
+        "runtime.stack-via-transition", group: .runtime,
         "push+pop pair, not animated (\(TransitionStack.label))",
         operations: pairs, note: "14 hooks/pair"
       ) { count in try await pushPop(count, stack: TransitionStack.init) })

@@ -10,7 +10,7 @@ enum TreeAppearance {
 
   static func run(_ sampler: Sampler, options: BenchOptions) async throws -> [Figure] {
     var figures: [Figure] = []
-    for size in [1_000, 10_000, 100_000] {
+    for size in [1_000, 10_000, 100_000] where sampler.selects("tree.appear-\(size)") {
       let tree = try await Tree.build(size: size)
       let reps = size == 100_000 ? min(sampler.repetitions, options.quick ? 1 : 3) : sampler.repetitions
       var figure = try await sampler.whole(

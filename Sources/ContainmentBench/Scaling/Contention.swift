@@ -7,11 +7,12 @@ import Containment
 /// sharing it changes. Afterwards: no child left behind, every child got
 /// exactly the hooks of its pairs, invariants hold ("nothing lost").
 enum Contention {
-  static func pairs(_ count: Int, tasks: Int) async throws -> Duration {
+  static func pairs(_ count: Int, tasks: Int, cpu: CPUTimeSamples? = nil) async throws -> Duration {
     let stage = try await OnScreenContainer.make()
     let container = stage.container
     let children = await OnScreenContainer.loadedControllers(tasks)
     let perTask = count / tasks
+    let cpuTime = ProcessCPUTime()
     let elapsed = try await ParallelTrees.timeThrowingTasks(children) { child in
       for _ in 0..<perTask {
         try await container.addChild(child)
@@ -21,6 +22,7 @@ enum Contention {
         try await child.removeFromParent()
       }
     }
+    cpu?.record(seconds: cpuTime.elapsed, operations: perTask * tasks)
     try stage.check(children: 0)
     for child in children {
       let delivered = await child.takeHookCount()

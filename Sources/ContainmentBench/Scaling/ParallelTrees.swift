@@ -6,7 +6,7 @@ enum ParallelTrees {
   /// `count` push+pop pairs in all, spread over `trees` tasks, each with a
   /// tree of its own; wall time from the start of the first task to the end
   /// of the last, per pair in all (aggregate throughput).
-  static func pushPop(_ count: Int, trees: Int) async throws -> Duration {
+  static func pushPop(_ count: Int, trees: Int, cpu: CPUTimeSamples? = nil) async throws -> Duration {
     var stages: [(stage: OnScreenContainer, controllers: [BenchController])] = []
     for _ in 0..<trees {
       let stage = try await OnScreenContainer.make()
@@ -16,6 +16,7 @@ enum ParallelTrees {
       stages.append((stage, controllers))
     }
     let perTask = count / trees
+    let cpuTime = ProcessCPUTime()
     let elapsed = try await timeThrowingTasks(stages) { entry in
       let stack = ThreeStepStack(container: entry.stage.container)
       for _ in 0..<perTask {
@@ -23,6 +24,7 @@ enum ParallelTrees {
         try await stack.pop()
       }
     }
+    cpu?.record(seconds: cpuTime.elapsed, operations: perTask * trees)
     for entry in stages {
       try entry.stage.check(children: 1)
       try await RuntimeOperations.expectHooks(entry.controllers, HookCounts.pairLoaded * perTask, "parallel push+pop")
