@@ -1,1 +1,32 @@
-print("not yet")
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// containment-bench: the cost of every runtime operation against Swift's own
+// primitives and against a UIKit-style @MainActor design, measured side by
+// side in one run (issue 6). Build with `-c release`. See BENCHMARKS.md.
+//
+// Top-level `await` makes this an async main: the main thread drains the
+// main actor, which the @MainActor reference design needs on Linux.
+
+let options: BenchOptions
+do {
+  options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  if let message = error.message { BenchRunner.progress("containment-bench: \(message)") }
+  BenchRunner.progress(BenchOptions.usage)
+  exit(error.message == nil ? 0 : 2)
+}
+
+#if DEBUG
+BenchRunner.progress("warning: debug build; figures are meaningless. Use: swift build -c release --product containment-bench")
+#endif
+
+let report = await BenchRunner(options: options).run()
+print(options.json ? JSONRenderer.render(report) : TableRenderer.render(report))
+print(report.summaryLine)
+exit(report.failures.isEmpty ? 0 : 1)

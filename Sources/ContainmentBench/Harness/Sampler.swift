@@ -1,0 +1,82 @@
+/// Runs a workload once to warm up, then `repetitions` times, and turns the
+/// timed durations into a ``Figure`` (median of the repetitions).
+///
+/// A workload is a closure that is given an operation count, does its own
+/// untimed setup, times only the operations with ``Stopwatch`` and returns the
+/// elapsed time. Workloads run one at a time, in the caller's task.
+struct Sampler: Sendable {
+  let repetitions: Int
+  /// Only figures whose key contains this run (`--filter`); the others are
+  /// skipped and come back with no samples.
+  var filter: String? = nil
+
+  func selects(_ key: String) -> Bool { filter.map { key.contains($0) } ?? true }
+
+  private func skipped(_ key: String, _ group: BenchGroup, _ unit: Figure.Unit) -> Figure {
+    Figure(key: key, group: group, label: "", unit: unit, samples: [], operations: 0)
+  }
+
+  /// Times `operations` operations per repetition and reports ns per operation.
+  func perOperation(
+    _ key: String, group: BenchGroup, _ label: String, operations: Int,
+    note: String = "",
+    _ workload: (Int) async throws -> Duration
+  ) async rethrows -> Figure {
+    guard selects(key) else { return skipped(key, group, .nanosecondsPerOperation) }
+    _ = try await workload(max(1, operations / 4))
+    var samples: [Double] = []
+    for _ in 0..<repetitions {
+      let elapsed = try await workload(operations)
+      samples.append(elapsed.nanoseconds / Double(operations))
+    }
+    return Figure(
+      key: key, group: group, label: label, unit: .nanosecondsPerOperation, samples: samples,
+      operations: operations, note: note)
+  }
+
+  /// Times a whole workload per repetition and reports seconds.
+  func whole(
+    _ key: String, group: BenchGroup, _ label: String, repetitions overridden: Int? = nil, warmUp: Bool = true,
+    note: String = "",
+    _ workload: () async throws -> Duration
+  ) async rethrows -> Figure {
+    guard selects(key) else { return skipped(key, group, .seconds) }
+    if warmUp { _ = try await workload() }
+    var samples: [Double] = []
+    for _ in 0..<(overridden ?? repetitions) {
+      samples.append(try await workload().nanoseconds / 1e9)
+    }
+    return Figure(key: key, group: group, label: label, unit: .seconds, samples: samples, operations: 1, note: note)
+  }
+}
+
+/// Measures elapsed time on the continuous clock.
+struct Stopwatch: Sendable {
+  private static let clock = ContinuousClock()
+  private let start: ContinuousClock.Instant
+
+  /// Starts now.
+  init() { start = Self.clock.now }
+
+  /// Time since ``init()``.
+  var elapsed: Duration { Self.clock.now - start }
+
+  /// Times `body`.
+  static func time(_ body: () async throws -> Void) async rethrows -> Duration {
+    let watch = Stopwatch()
+    try await body()
+    return watch.elapsed
+  }
+}
+
+/// Keeps a value observable so the optimizer cannot delete the work that
+/// produced it.
+@inline(never) @_optimize(none)
+func blackHole<T>(_ value: T) {}
+
+/// A benchmark found that the runtime lost or duplicated work: a failed
+/// correctness check, not a slow figure.
+struct BenchCheckFailure: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

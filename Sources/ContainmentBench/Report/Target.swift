@@ -1,0 +1,80 @@
+/// One of the issue's targets (issue 6, §5): a ratio of two figures (or one
+/// figure) compared with a threshold. Benchmark figures only, never test
+/// assertions: a missed target is reported, not failed.
+struct Target: Sendable {
+  enum Comparison: String, Sendable {
+    case atLeast = ">="
+    case atMost = "<="
+  }
+
+  let key: String
+  /// The target in words, as the issue states it.
+  let statement: String
+  /// How the value is computed, in terms of figure keys.
+  let formula: String
+  let comparison: Comparison
+  let threshold: Double
+  let unit: String
+  let compute: @Sendable ([String: Figure]) -> Double?
+
+  struct Outcome: Sendable {
+    let target: Target
+    let value: Double?
+    var met: Bool? {
+      guard let value, value.isFinite else { return nil }
+      switch target.comparison {
+      case .atLeast: return value >= target.threshold
+      case .atMost: return value <= target.threshold
+      }
+    }
+  }
+
+  func evaluate(_ figures: [String: Figure]) -> Outcome { Outcome(target: self, value: compute(figures)) }
+
+  /// `numerator / denominator` of two figures' medians.
+  static func ratio(_ numerator: String, _ denominator: String) -> @Sendable ([String: Figure]) -> Double? {
+    { figures in
+      guard let top = figures[numerator]?.median, let bottom = figures[denominator]?.median, bottom > 0 else {
+        return nil
+      }
+      return top / bottom
+    }
+  }
+
+  /// The issue's targets, in its order.
+  static let all: [Target] = [
+    Target(
+      key: "pushpop", statement: "push+pop pair <= 20x the raw non-isolated actor call",
+      formula: "runtime.pushpop / raw.actor-call", comparison: .atMost, threshold: 20, unit: "x",
+      compute: ratio("runtime.pushpop", "raw.actor-call")),
+    Target(
+      key: "events", statement: "event delivery to one subscriber >= 1.0x the raw AsyncStream element rate",
+      formula: "raw.asyncstream / events.fanout-1 (rates)", comparison: .atLeast, threshold: 1.0, unit: "x",
+      compute: ratio("raw.asyncstream", "events.fanout-1")),
+    Target(
+      key: "mainactor-server", statement: "runtime >= 5x the @MainActor reference, both driven from server tasks",
+      formula: "reference.pushpop-server / runtime.pushpop-server (throughputs)", comparison: .atLeast, threshold: 5,
+      unit: "x", compute: ratio("reference.pushpop-server", "runtime.pushpop-server")),
+    Target(
+      key: "mainactor-batch",
+      statement: "runtime within 3x of the @MainActor reference running a whole batch in its own isolation",
+      formula: "runtime.pushpop / reference.pushpop-batch (cost ratio)", comparison: .atMost, threshold: 3, unit: "x",
+      compute: ratio("runtime.pushpop", "reference.pushpop-batch")),
+    Target(
+      key: "scaling", statement: "two trees on two tasks >= 1.7x one",
+      formula: "scaling.trees-1 / scaling.trees-2 (throughputs)", comparison: .atLeast, threshold: 1.7, unit: "x",
+      compute: ratio("scaling.trees-1", "scaling.trees-2")),
+    Target(
+      key: "contention",
+      statement: "64-way contention keeps >= 50% of uncontended throughput, nothing lost",
+      formula: "scaling.contention-1 / scaling.contention-64 (throughputs; lost work fails the run)",
+      comparison: .atLeast, threshold: 0.5, unit: "", compute: ratio("scaling.contention-1", "scaling.contention-64")),
+    Target(
+      key: "mem", statement: "<= 2 KiB per idle controller (with its view)", formula: "memory.rss-per-controller",
+      comparison: .atMost, threshold: 2048, unit: "B", compute: { $0["memory.rss-per-controller"]?.median }),
+    Target(
+      key: "tree", statement: "a 10^5-controller tree appears, all hooks delivered, in <= 0.5 s",
+      formula: "tree.appear-100000", comparison: .atMost, threshold: 0.5, unit: "s",
+      compute: { $0["tree.appear-100000"]?.median }),
+  ]
+}

@@ -1,0 +1,148 @@
+import Containment
+
+/// The cost of each runtime verb, one operation at a time from one
+/// non-isolated task, on a tree shown in a window (issue 6, §2). Every
+/// workload checks afterwards that each hook ran exactly as often as SPEC.md
+/// says and that the tree's invariants hold.
+enum RuntimeOperations {
+  static func run(_ sampler: Sampler, options: BenchOptions) async throws -> [Figure] {
+    let pairs = options.iterations(20_000)
+    var figures: [Figure] = []
+    figures.append(
+      try await sampler.perOperation(
+        "runtime.add-remove", group: .runtime, "add+remove child pair on screen (all hooks, first view load)",
+        operations: pairs, note: "10 hooks/pair", addRemovePair))
+    figures.append(
+      try await sampler.perOperation(
+        "runtime.pushpop", group: .runtime, "push+pop pair, not animated (\(ThreeStepStack.label))",
+        operations: pairs, note: "9 hooks/pair"
+      ) { count in try await pushPop(count, stack: ThreeStepStack.init) })
+    figures.append(
+      try await sampler.perOperation(
+        "runtime.stack-via-transition", group: .runtime,
+        "push+pop pair, not animated (\(TransitionStack.label))",
+        operations: pairs, note: "14 hooks/pair"
+      ) { count in try await pushPop(count, stack: TransitionStack.init) })
+    figures.append(
+      try await sampler.perOperation(
+        "runtime.tab-switch", group: .runtime, "tab switch (\(TransitionTabs.label))", operations: pairs,
+        note: "5 hooks/switch", tabSwitch))
+    figures.append(
+      try await sampler.perOperation(
+        "runtime.transition", group: .runtime, "transition(from:to:duration: .zero), direct", operations: pairs,
+        note: "5 hooks", transition))
+    figures.append(
+      try await sampler.perOperation(
+        "runtime.batch10", group: .runtime, "coalesced batch of 10 children (commit; appear, then disappear)",
+        operations: options.iterations(5_000), note: "per commit; 30 or 20 hooks", coalescedBatch))
+    return figures
+  }
+
+  /// A fresh child each pair (its view not loaded yet): the UIKit three-step
+  /// add, then the three-step remove.
+  static func addRemovePair(_ count: Int) async throws -> Duration {
+    let stage = try await OnScreenContainer.make()
+    let container = stage.container
+    let children = (0..<count).map { BenchController("child\($0)") }
+    let elapsed = try await Stopwatch.time {
+      for child in children {
+        try await container.addChild(child)
+        try await container.view.addSubview(await child.view)
+        await child.didMove(toParent: container)
+        await child.willMove(toParent: nil)
+        try await child.view.removeFromSuperview()
+        try await child.removeFromParent()
+      }
+    }
+    try stage.check(children: 0)
+    try await expectHooks(children, HookCounts.pairFirstLoad * count, "add+remove")
+    return elapsed
+  }
+
+  /// Push and pop the same controller on a stack holding a root.
+  static func pushPop(_ count: Int, stack make: (any ViewController) -> any StackDriver) async throws -> Duration {
+    let stage = try await OnScreenContainer.make()
+    let stack = make(stage.container)
+    let controllers = await OnScreenContainer.loadedControllers(2)
+    try await ThreeStepStack(container: stage.container).push(controllers[0])
+    _ = await controllers.takeHookCounts()
+    let top = controllers[1]
+    let elapsed = try await Stopwatch.time {
+      for _ in 0..<count {
+        try await stack.push(top)
+        try await stack.pop()
+      }
+    }
+    try stage.check(children: 1)
+    let perPair = stack is TransitionStack ? HookCounts.pairLoaded + HookCounts.transition : HookCounts.pairLoaded
+    try await expectHooks(controllers, perPair * count, "push+pop")
+    return elapsed
+  }
+
+  static func tabSwitch(_ count: Int) async throws -> Duration {
+    let stage = try await OnScreenContainer.make()
+    let tabs = await OnScreenContainer.loadedControllers(2, name: "tab")
+    let driver = try await TransitionTabs(container: stage.container, tabs: tabs)
+    _ = await tabs.takeHookCounts()
+    let elapsed = try await Stopwatch.time {
+      for index in 0..<count { try await driver.select((index + 1) % 2) }
+    }
+    try stage.check(children: 2)
+    try await expectHooks(tabs, HookCounts.transition * count, "tab switch")
+    return elapsed
+  }
+
+  static func transition(_ count: Int) async throws -> Duration {
+    let stage = try await OnScreenContainer.make()
+    let container = stage.container
+    let pair = await OnScreenContainer.loadedControllers(2)
+    for child in pair {
+      try await container.addChild(child)
+      await child.didMove(toParent: container)
+    }
+    try await container.view.addSubview(await pair[0].view)
+    _ = await pair.takeHookCounts()
+    let elapsed = try await Stopwatch.time {
+      for index in 0..<count {
+        try await container.transition(from: pair[index % 2], to: pair[(index + 1) % 2], duration: .zero)
+      }
+    }
+    try stage.check(children: 2)
+    try await expectHooks(pair, HookCounts.transition * count, "transition")
+    return elapsed
+  }
+
+  /// A manual-forwarding container with 10 installed children commits one
+  /// batch that makes all 10 appear, then one that makes them disappear.
+  static func coalescedBatch(_ count: Int) async throws -> Duration {
+    let stage = try await OnScreenContainer.make(forwardsAppearance: false)
+    let container = stage.container
+    let children = await OnScreenContainer.loadedControllers(10)
+    for child in children {
+      try await container.addChild(child)
+      try await container.view.addSubview(await child.view)
+      await child.didMove(toParent: container)
+    }
+    _ = await children.takeHookCounts()
+    var appear = AppearanceBatch()
+    var disappear = AppearanceBatch()
+    for child in children {
+      appear.appear(child)
+      disappear.disappear(child)
+    }
+    let elapsed = try await Stopwatch.time {
+      for index in 0..<count { try await container.commit(index % 2 == 0 ? appear : disappear) }
+    }
+    let appears = (count + 1) / 2
+    let expected = appears * HookCounts.appear * 10 + (count - appears) * HookCounts.disappear * 10
+    try await expectHooks(children, expected, "batch")
+    return elapsed
+  }
+
+  static func expectHooks(_ controllers: [BenchController], _ expected: Int, _ what: String) async throws {
+    let delivered = await controllers.takeHookCounts()
+    guard delivered == expected else {
+      throw BenchCheckFailure("\(what): \(delivered) hooks delivered, expected \(expected)")
+    }
+  }
+}

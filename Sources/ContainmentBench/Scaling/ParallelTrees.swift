@@ -1,0 +1,76 @@
+import Containment
+
+/// Independent trees driven from tasks of their own (issue 6, §4; SPEC R5):
+/// each task pushes and pops on its own window's container.
+enum ParallelTrees {
+  /// `count` push+pop pairs in all, spread over `trees` tasks, each with a
+  /// tree of its own; wall time from the start of the first task to the end
+  /// of the last, per pair in all (aggregate throughput).
+  static func pushPop(_ count: Int, trees: Int, cpu: CPUTimeSamples? = nil) async throws -> Duration {
+    var stages: [(stage: OnScreenContainer, controllers: [BenchController])] = []
+    for _ in 0..<trees {
+      let stage = try await OnScreenContainer.make()
+      let controllers = await OnScreenContainer.loadedControllers(2)
+      try await ThreeStepStack(container: stage.container).push(controllers[0])
+      _ = await controllers.takeHookCounts()
+      stages.append((stage, controllers))
+    }
+    let perTask = count / trees
+    let cpuTime = ProcessCPUTime()
+    let elapsed = try await timeThrowingTasks(stages) { entry in
+      let stack = ThreeStepStack(container: entry.stage.container)
+      for _ in 0..<perTask {
+        try await stack.push(entry.controllers[1])
+        try await stack.pop()
+      }
+    }
+    cpu?.record(seconds: cpuTime.elapsed, operations: perTask * trees)
+    for entry in stages {
+      try entry.stage.check(children: 1)
+      try await RuntimeOperations.expectHooks(entry.controllers, HookCounts.pairLoaded * perTask, "parallel push+pop")
+    }
+    return elapsed * count / (perTask * trees)
+  }
+
+  /// Runs `body` once per item, each in a child task, all released at once;
+  /// returns the wall time until the last finished.
+  static func timeTasks<Item: Sendable>(
+    _ items: [Item], _ body: @escaping @Sendable (Item) async -> Void
+  ) async -> Duration {
+    let start = StartGate(parties: items.count)
+    return await withTaskGroup(of: Void.self) { group in
+      for item in items {
+        group.addTask {
+          await start.arriveAndWait()
+          await body(item)
+        }
+      }
+      await start.waitUntilAllArrived()
+      let watch = Stopwatch()
+      start.open()
+      await group.waitForAll()
+      return watch.elapsed
+    }
+  }
+
+  /// Like ``timeTasks(_:_:)``, for bodies that throw (the first error ends the figure).
+
+  static func timeThrowingTasks<Item: Sendable>(
+    _ items: [Item], _ body: @escaping @Sendable (Item) async throws -> Void
+  ) async throws -> Duration {
+    let start = StartGate(parties: items.count)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+      for item in items {
+        group.addTask {
+          await start.arriveAndWait()
+          try await body(item)
+        }
+      }
+      await start.waitUntilAllArrived()
+      let watch = Stopwatch()
+      start.open()
+      try await group.waitForAll()
+      return watch.elapsed
+    }
+  }
+}
