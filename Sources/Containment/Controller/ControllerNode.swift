@@ -73,7 +73,10 @@ public final class ControllerNode: @unchecked Sendable {
   deinit {
     let final = terminatedEvent()
     events.finish(final: final)
-    _treeEvents?.finish(final: final)
+    if let tree = _treeEvents {
+      tree.finish(final: final)
+      TreeEventStreams.released()
+    }
   }
 
   static func makeBroadcaster(id: ControllerID, name: String) -> Broadcaster<LifecycleEvent> {

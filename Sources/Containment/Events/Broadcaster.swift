@@ -126,6 +126,14 @@ package final class Broadcaster<Element: Sendable>: Sendable {
   /// Isolation: synchronous, callable from any context. Subscribers suspended in `next()` are
   /// resumed after the lock is released; the element is handed to them directly.
   /// Cancellation: not observed; the call never suspends.
+  /// If no subscriber would receive an element, advances the numbering as a
+  /// yield would, runs `body` under the broadcaster's lock, and returns true;
+  /// otherwise does nothing and returns false. Lets an owner skip building an
+  /// element nobody reads.
+  package func yieldIfUnobserved(_ body: () -> Void) -> Bool {
+    storage.yieldIfUnobserved(body)
+  }
+
   package func yield(_ make: (_ sequenceNumber: Int) -> Element) {
     storage.yield(make)
   }
@@ -192,6 +200,10 @@ final class BroadcasterStorage<Element: Sendable>: Sendable {
 
   func subscribe(policy: SubscriberPolicy, initial: () -> Element?) -> Int {
     state.withLock { $0.subscribe(policy: policy, initial: initial) }
+  }
+
+  func yieldIfUnobserved(_ body: () -> Void) -> Bool {
+    state.withLock { $0.advanceIfUnobserved(body) }
   }
 
   func yield(_ make: (Int) -> Element) {

@@ -177,6 +177,20 @@ struct BroadcasterStateMachine<Element: Sendable>: Sendable {
     case resume([Continuation], element: Element)
   }
 
+  /// When nobody would receive an element: advances the numbering as a
+  /// yield would, runs `body`, and returns true. Otherwise changes nothing and
+  /// returns false (the caller then builds the element and yields it).
+  mutating func advanceIfUnobserved(_ body: () -> Void) -> Bool {
+    switch phase {
+    case .finished: return true
+    case .active:
+      guard subscribers.isEmpty else { return false }
+      yieldedCount &+= 1
+      body()
+      return true
+    }
+  }
+
   mutating func yield(_ make: (_ sequenceNumber: Int) -> Element) -> YieldAction {
     guard case .active = phase else { return .none }
     let element = make(yieldedCount)
@@ -184,12 +198,15 @@ struct BroadcasterStateMachine<Element: Sendable>: Sendable {
 
     var waiters: [Continuation] = []
     var laggingIDs: [Int] = []
-    for index in subscribers.indices {
-      if let waiter = subscribers.values[index].waiter {
-        subscribers.values[index].waiter = nil
+    // Iterate over a copy of the keys and mutate in place by key: holding
+    // `subscribers.indices` across the mutations would keep a second reference
+    // to the storage and copy every buffer on every yield (quadratic).
+    for id in Array(subscribers.keys) {
+      if let waiter = subscribers[id]!.waiter {
+        subscribers[id]!.waiter = nil
         waiters.append(waiter)
-      } else if !subscribers.values[index].enqueue(element) {
-        laggingIDs.append(subscribers.keys[index])
+      } else if !subscribers[id]!.enqueue(element) {
+        laggingIDs.append(id)
       }
     }
     disconnect(laggingIDs)
@@ -209,16 +226,16 @@ struct BroadcasterStateMachine<Element: Sendable>: Sendable {
 
     var resumptions: [Resumption] = []
     var laggingIDs: [Int] = []
-    for index in subscribers.indices {
+    for id in Array(subscribers.keys) {
       var remaining = elements[...]
-      if let waiter = subscribers.values[index].waiter {
-        subscribers.values[index].waiter = nil
+      if let waiter = subscribers[id]!.waiter {
+        subscribers[id]!.waiter = nil
         resumptions.append(Resumption(continuation: waiter, element: first))
         remaining = remaining.dropFirst()
       }
       for element in remaining {
-        guard subscribers.values[index].enqueue(element) else {
-          laggingIDs.append(subscribers.keys[index])
+        guard subscribers[id]!.enqueue(element) else {
+          laggingIDs.append(id)
           break
         }
       }

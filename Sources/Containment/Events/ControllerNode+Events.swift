@@ -1,3 +1,5 @@
+import Synchronization
+
 extension ControllerNode {
   /// Emits one event on this controller's stream and on the tree-wide streams
   /// of itself and every ancestor that has subscribers (SPEC E1–E3).
@@ -5,6 +7,13 @@ extension ControllerNode {
   /// Called after the link lock is released; the broadcasters have their own
   /// short locks and never block on a subscriber.
   func emit(_ kind: LifecycleEvent.Kind, transaction: TransactionID?) {
+    // Nobody listening anywhere this event could go: keep only what later
+    // subscribers rely on (numbering and the reported state), skip the route
+    // walk, the path string and the clock read.
+    if TreeEventStreams.count == 0 {
+      let reported = self.reported
+      if events.yieldIfUnobserved({ reported.withLock { $0.apply(kind) } }) { return }
+    }
     let (path, treeStreams, environment) = TreeLock.withLock { _route() }
     let timestamp = environment.elapsed()
     let id = self.id
@@ -36,4 +45,15 @@ extension ControllerNode {
     events.finish(final: final)
     tree?.finish(final: final)
   }
+}
+
+/// How many tree-wide streams exist in the process. While there are none, an
+/// event with no subscriber on its own controller's stream reaches nobody, so
+/// emission can skip the route walk. A stream created concurrently with an
+/// emission may miss that event, exactly as if it had subscribed just after.
+enum TreeEventStreams {
+  private static let live = Atomic<Int>(0)
+  static var count: Int { live.load(ordering: .acquiring) }
+  static func created() { live.add(1, ordering: .releasing) }
+  static func released() { live.subtract(1, ordering: .releasing) }
 }

@@ -37,6 +37,7 @@ extension ViewController {
         created.finish(final: node.terminatedEvent())
       }
       node._treeEvents = created
+      TreeEventStreams.created()
       return created
     }
     return broadcaster.subscribe(policy: policy) { node.snapshotEvent() }

@@ -46,6 +46,10 @@ final class TransactionQueue: Sendable {
   /// must call `release()`. Throws `CancellationError` if the task is cancelled
   /// before its turn; then nothing was taken.
   func acquire() async throws {
+    // Uncontended: take the free queue without suspending (a free queue has
+    // nothing pending, so this keeps FIFO order).
+    try Task.checkCancellation()
+    if tryAcquire() { return }
     let id = state.withLock { $0.machine.makeWaiterID() }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in

@@ -99,7 +99,9 @@ extension ViewController {
     on environment: ContainmentEnvironment,
     animations: (@Sendable () async -> Void)?
   ) async -> Bool {
-    await withTaskGroup(of: Bool.self) { group in
+    // Nothing to run and nothing to wait for: no task group, no child task.
+    if duration <= .zero, animations == nil { return false }
+    return await withTaskGroup(of: Bool.self) { group in
       if let animations { group.addTask { await animations(); return false } }
       group.addTask {
         do {
