@@ -66,7 +66,7 @@ public final class ControllerNode: @unchecked Sendable {
     let id = ControllerID.next()
     self.id = id
     self.name = name
-    self.queue = TransactionQueue(label: "\(name)\(id)")
+    self.queue = TransactionQueue()
     self.events = ControllerNode.makeBroadcaster(id: id, name: name)
   }
 

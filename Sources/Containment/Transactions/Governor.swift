@@ -11,13 +11,6 @@ enum Governor: Sendable {
     }
   }
 
-  var label: String {
-    switch self {
-    case .controller(let controller): controller.node.name
-    case .window: "window"
-    }
-  }
-
   /// Under the link lock: true if `self` governs `other` or one of its ancestors
   /// (a window is above every controller of the tree it hosts).
   func _isAncestorOrSelf(of other: Governor) -> Bool {

@@ -23,11 +23,6 @@ final class TransactionQueue: Sendable {
 
   private let state = Locked(State())
 
-  /// The owner's debug label, for watchdog reports.
-  let label: String
-
-  init(label: String) { self.label = label }
-
   /// The transaction currently holding the queue.
   var currentTransaction: TransactionID? { state.withLock { $0.current } }
 

@@ -14,7 +14,7 @@
 public final class Window: @unchecked Sendable {
   /// The window's own view; the root controller's view is installed in it.
   public let rootView: View
-  let queue = TransactionQueue(label: "window")
+  let queue = TransactionQueue()
   /// Hierarchical exclusion state; guarded by the link lock.
   let hierarchy = HierarchySlot()
 
