@@ -192,4 +192,35 @@ struct TransactionRulesTests {
     await blocked
     #expect(window.rootViewController === r)
   }
+
+  @Test func requestCancelledWhileWaitingForAnOverlappingTransactionChangesNothing_R3() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let window = try await f.onScreen(p)
+    try await f.install(a, in: p)
+    try await p.addChild(b)
+    _ = f.log.take()
+    let gate = Gate()
+    await a.setOnHook { hook in if hook == "viewWillDisappear" { await gate.wait() } }
+    async let transition: Void = { _ = try? await p.transition(from: a, to: b) }()
+    await gate.waiters(atLeast: 1)
+    // The window's request has its queue but waits for P's transaction to end.
+    let offScreen = Task { try await window.setRootViewController(nil) }
+    while TreeLock.withLock({ window.hierarchy.pending }) == 0 { await Task.yield() }
+    offScreen.cancel()
+    await #expect(throws: CancellationError.self) { try await offScreen.value }
+    #expect(TreeLock.withLock { window.hierarchy.pending } == 0)
+    gate.open()
+    await transition
+    #expect(f.log.take() == [
+      "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+      "A.viewDidDisappear", "B.viewDidAppear",
+    ])
+    #expect(window.rootViewController === p)
+    #expect(p.node.appearanceState == .appeared)
+    #expect(!window.queue.isHeld)
+    // The window still works.
+    try await window.setRootViewController(nil)
+    #expect(f.log.take() == ["P.viewWillDisappear", "B.viewWillDisappear", "P.viewDidDisappear", "B.viewDidDisappear"])
+  }
 }

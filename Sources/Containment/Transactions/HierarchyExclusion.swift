@@ -17,7 +17,15 @@ final class HierarchySlot: @unchecked Sendable {
   /// new top-level transactions below wait behind them (no starvation).
   var pending = 0
   /// Tasks waiting for this slot to change.
-  var waiters: [UnsafeContinuation<Void, Never>] = []
+  var waiters: [ExclusionWaiter] = []
+}
+
+/// One top-level transaction waiting for admission; guarded by the link lock.
+final class ExclusionWaiter: @unchecked Sendable {
+  var continuation: UnsafeContinuation<Bool, Never>?
+  /// The slot it is registered with, while registered.
+  var slot: HierarchySlot?
+  var isCancelled = false
 }
 
 /// Admission of a transaction into its tree (CONCURRENCY.md, "Hierarchical
@@ -58,33 +66,52 @@ enum HierarchyExclusion {
   }
 
   /// Admits a top-level transaction, waiting while it would overlap another.
-  static func enter(_ governor: Governor) async -> Admission {
+  /// Throws `CancellationError` if the task is cancelled before admission
+  /// (then nothing was admitted, SPEC R3).
+  static func enter(_ governor: Governor) async throws -> Admission {
     var waitingForDescendants = false
+    let waiter = ExclusionWaiter()
+    defer {
+      if waitingForDescendants { TreeLock.withLock { governor._slot.pending -= 1 } }
+    }
     while true {
       var admission: Admission?
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-        let admitted = TreeLock.withLock { () -> Admission? in
-          let slot = governor._slot
-          let ancestors = governor._ancestorSlots()
-          if let busy = ancestors.first(where: { $0.running > 0 || $0.pending > 0 }) {
-            busy.waiters.append(continuation)
-            return nil
-          }
-          if slot.activeBelow > 0 {
-            if !waitingForDescendants {
-              waitingForDescendants = true
-              slot.pending += 1
+      let proceed = await withTaskCancellationHandler {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+          let outcome = TreeLock.withLock { () -> Bool? in
+            if waiter.isCancelled { return false }
+            let slot = governor._slot
+            let ancestors = governor._ancestorSlots()
+            if let busy = ancestors.first(where: { $0.running > 0 || $0.pending > 0 }) {
+              waiter.register(continuation, with: busy)
+              return nil
             }
-            slot.waiters.append(continuation)
-            return nil
+            if slot.activeBelow > 0 {
+              if !waitingForDescendants {
+                waitingForDescendants = true
+                slot.pending += 1
+              }
+              waiter.register(continuation, with: slot)
+              return nil
+            }
+            if waitingForDescendants {
+              waitingForDescendants = false
+              slot.pending -= 1
+            }
+            admission = admit(governor)
+            return true
           }
-          if waitingForDescendants { slot.pending -= 1 }
-          return admit(governor)
+          if let outcome { continuation.resume(returning: outcome) }
         }
-        admission = admitted
-        if admitted != nil { continuation.resume() }
+      } onCancel: {
+        let continuation = TreeLock.withLock { () -> UnsafeContinuation<Bool, Never>? in
+          waiter.isCancelled = true
+          return waiter.unregister()
+        }
+        continuation?.resume(returning: false)
       }
       if let admission { return admission }
+      if !proceed { throw CancellationError() }
     }
   }
 
@@ -98,23 +125,18 @@ enum HierarchyExclusion {
   }
 
   static func leave(_ admission: Admission) {
-    let waiters = TreeLock.withLock { () -> [UnsafeContinuation<Void, Never>] in
-      var woken: [UnsafeContinuation<Void, Never>] = []
+    let woken = TreeLock.withLock { () -> [UnsafeContinuation<Bool, Never>] in
+      var woken: [UnsafeContinuation<Bool, Never>] = []
       admission.slot.running -= 1
-      if admission.slot.running == 0 {
-        woken += admission.slot.waiters
-        admission.slot.waiters.removeAll()
-      }
+      if admission.slot.running == 0 { woken += admission.slot._wakeAll() }
       for ancestor in admission.ancestors {
         ancestor.activeBelow -= 1
-        if ancestor.activeBelow == 0 {
-          woken += ancestor.waiters
-          ancestor.waiters.removeAll()
-        }
+        if ancestor.activeBelow == 0 { woken += ancestor._wakeAll() }
       }
       return woken
     }
-    for waiter in waiters { waiter.resume() }
+    // Woken waiters check again (they may find another reason to wait).
+    for continuation in woken { continuation.resume(returning: true) }
   }
 }
 
@@ -139,5 +161,36 @@ extension Governor {
     }
     if let window = node._window { slots.append(window.hierarchy) }
     return slots
+  }
+}
+
+extension HierarchySlot {
+  /// Under the link lock: unregisters every waiter, returning their continuations.
+  func _wakeAll() -> [UnsafeContinuation<Bool, Never>] {
+    let all = waiters
+    waiters.removeAll()
+    return all.compactMap { waiter in
+      waiter.slot = nil
+      defer { waiter.continuation = nil }
+      return waiter.continuation
+    }
+  }
+}
+
+extension ExclusionWaiter {
+  /// Under the link lock.
+  func register(_ continuation: UnsafeContinuation<Bool, Never>, with slot: HierarchySlot) {
+    self.continuation = continuation
+    self.slot = slot
+    slot.waiters.append(self)
+  }
+
+  /// Under the link lock: removes this waiter from its slot, returning its
+  /// continuation if it was still registered.
+  func unregister() -> UnsafeContinuation<Bool, Never>? {
+    slot?.waiters.removeAll { $0 === self }
+    slot = nil
+    defer { continuation = nil }
+    return continuation
   }
 }

@@ -94,7 +94,15 @@ enum Transaction {
     let chain = outer?.runningChain() ?? []
     let admission: HierarchyExclusion.Admission
     if chain.isEmpty {
-      admission = await HierarchyExclusion.enter(governor)
+      do {
+        admission = try await HierarchyExclusion.enter(governor)
+      } catch {
+        // Cancelled before admission: nothing ran, nothing changed (SPEC R3).
+        queue.setCurrent(nil)
+        handle.complete(.failure(error))
+        if releasing { await queue.release() }
+        return
+      }
     } else if let nested = HierarchyExclusion.tryEnterNested(governor, chain: chain) {
       admission = nested
     } else {
