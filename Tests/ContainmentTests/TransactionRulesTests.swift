@@ -223,4 +223,35 @@ struct TransactionRulesTests {
     try await window.setRootViewController(nil)
     #expect(f.log.take() == ["P.viewWillDisappear", "B.viewWillDisappear", "P.viewDidDisappear", "B.viewDidDisappear"])
   }
+
+  @Test func cancellingAWaitingAncestorRequestReleasesRequestsQueuedBehindIt_R3() async throws {
+    let f = Fixture()
+    let r = f.controller("R"), x = f.controller("X"), y = f.controller("Y")
+    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    let window = try await f.onScreen(r)
+    try await f.install(x, in: r)
+    try await f.install(y, in: r)
+    try await f.install(a, in: x)
+    try await x.addChild(b)
+    _ = f.log.take()
+    let gate = Gate()
+    await a.setOnHook { hook in if hook == "viewWillDisappear" { await gate.wait() } }
+    // X's transition is suspended; the window's request waits for it (pending) ...
+    async let transition: Void = { _ = try? await x.transition(from: a, to: b) }()
+    await gate.waiters(atLeast: 1)
+    let offScreen = Task { try await window.setRootViewController(nil) }
+    while TreeLock.withLock({ window.hierarchy.pending }) == 0 { await Task.yield() }
+    // ... and a request in Y's (sibling) subtree waits behind the pending window request.
+    let behind = Task { try await y.addChild(c) }
+    while TreeLock.withLock({ window.hierarchy.waiters.count }) == 0 { await Task.yield() }
+    offScreen.cancel()
+    await #expect(throws: CancellationError.self) { try await offScreen.value }
+    // The request behind it runs now, while X's transition is still suspended.
+    try await behind.value
+    #expect(c.parent === y)
+    #expect(f.log.take() == ["B.viewDidLoad", "A.viewWillDisappear", "C.willMove(Y)"])
+    gate.open()
+    await transition
+    #expect(window.rootViewController === r)
+  }
 }

@@ -66,13 +66,25 @@ enum HierarchyExclusion {
   }
 
   /// Admits a top-level transaction, waiting while it would overlap another.
-  /// Throws `CancellationError` if the task is cancelled before admission
-  /// (then nothing was admitted, SPEC R3).
-  static func enter(_ governor: Governor) async throws -> Admission {
+  /// If `cancellable` (the requesting task itself waits, SPEC R3), throws
+  /// `CancellationError` when the task is cancelled before admission; then
+  /// nothing was admitted. Requests run on others' behalf (queued jobs, the
+  /// second step of a move) are not cancellable: they were promised to run.
+  static func enter(_ governor: Governor, cancellable: Bool) async throws -> Admission {
     var waitingForDescendants = false
     let waiter = ExclusionWaiter()
     defer {
-      if waitingForDescendants { TreeLock.withLock { governor._slot.pending -= 1 } }
+      // Cancelled while marked pending: requests below that waited behind
+      // this one must check again, or they would wait for a transaction that
+      // will never run.
+      if waitingForDescendants {
+        let woken = TreeLock.withLock { () -> [UnsafeContinuation<Bool, Never>] in
+          let slot = governor._slot
+          slot.pending -= 1
+          return slot.pending == 0 && slot.running == 0 ? slot._wakeAll() : []
+        }
+        for continuation in woken { continuation.resume(returning: true) }
+      }
     }
     while true {
       var admission: Admission?
@@ -104,6 +116,7 @@ enum HierarchyExclusion {
           if let outcome { continuation.resume(returning: outcome) }
         }
       } onCancel: {
+        guard cancellable else { return }
         let continuation = TreeLock.withLock { () -> UnsafeContinuation<Bool, Never>? in
           waiter.isCancelled = true
           return waiter.unregister()

@@ -37,7 +37,7 @@ enum Transaction {
       }
       try await governor.queue.acquire()
       let handle = TransactionHandle<Value>(id: .next(), queuedBehind: [])
-      await run(body, on: governor, handle: handle, outer: TransactionContext.current)
+      await run(body, on: governor, handle: handle, outer: TransactionContext.current, cancellable: true)
       if case .failure(let error)? = handle.result { throw error }
       return handle
     }
@@ -81,13 +81,15 @@ enum Transaction {
   /// Runs one transaction on a queue the caller already holds, completes the
   /// handle, releases the queue (draining queued jobs) unless it runs as one
   /// of those jobs (`releasing: false`: the draining task releases), and
-  /// dispatches what the transaction deferred.
+  /// dispatches what the transaction deferred. Only a requester running its
+  /// own request (`cancellable`) may be cancelled while waiting for admission.
   static func run<Value: Sendable>(
     _ body: @escaping Body<Value>,
     on governor: Governor,
     handle: TransactionHandle<Value>,
     outer: TransactionContext?,
-    releasing: Bool = true
+    releasing: Bool = true,
+    cancellable: Bool = false
   ) async {
     let queue = governor.queue
     queue.setCurrent(handle.id)
@@ -95,7 +97,7 @@ enum Transaction {
     let admission: HierarchyExclusion.Admission
     if chain.isEmpty {
       do {
-        admission = try await HierarchyExclusion.enter(governor)
+        admission = try await HierarchyExclusion.enter(governor, cancellable: cancellable)
       } catch {
         // Cancelled before admission: nothing ran, nothing changed (SPEC R3).
         queue.setCurrent(nil)
