@@ -9,7 +9,8 @@
 /// - `--only`: run only the named groups (see ``BenchGroup``); ratios whose
 ///   inputs were not measured are reported as missing.
 /// - `--filter`: run only the figures whose key contains TEXT (for profiling
-///   one workload, e.g. under valgrind).
+///   one workload, e.g. under perf); a TEXT ending in `$` must match the
+///   whole key.
 /// - `--reps`: repetitions per figure (default 7, quick 3).
 struct BenchOptions: Sendable {
   var quick = false

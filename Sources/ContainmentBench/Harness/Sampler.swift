@@ -10,7 +10,12 @@ struct Sampler: Sendable {
   /// skipped and come back with no samples.
   var filter: String? = nil
 
-  func selects(_ key: String) -> Bool { filter.map { key.contains($0) } ?? true }
+  /// A filter ending in `$` must match the whole key (`runtime.pushpop$`
+  /// runs `runtime.pushpop` but not `runtime.pushpop-threestep`).
+  func selects(_ key: String) -> Bool {
+    guard let filter else { return true }
+    return filter.hasSuffix("$") ? key == String(filter.dropLast()) : key.contains(filter)
+  }
 
   private func skipped(_ key: String, _ group: BenchGroup, _ unit: Figure.Unit) -> Figure {
     Figure(key: key, group: group, label: "", unit: unit, samples: [], operations: 0)

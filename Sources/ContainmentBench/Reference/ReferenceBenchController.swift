@@ -57,3 +57,28 @@ struct ReferenceThreeStepStack {
     top.removeFromParent()
   }
 }
+
+/// The reference counterpart of ``TransitionStack``: push is `addChild` +
+/// `transition(from: top, to: new)` + `didMove`, pop the reverse, so the
+/// controller below disappears and reappears. 14 hooks per pair, like a
+/// ``NavigationController`` push+pop (SPEC N2/N3): the like-for-like
+/// reference for `runtime.pushpop`.
+@MainActor
+struct ReferenceTransitionStack {
+  let container: ReferenceViewController
+
+  func push(_ controller: ReferenceViewController) {
+    guard let top = container.children.last else { return }
+    container.addChild(controller)
+    container.transition(from: top, to: controller)
+    controller.didMove(toParent: container)
+  }
+
+  func pop() {
+    let children = container.children
+    guard children.count >= 2, let top = children.last else { return }
+    top.willMove(toParent: nil)
+    container.transition(from: top, to: children[children.count - 2])
+    top.removeFromParent()
+  }
+}

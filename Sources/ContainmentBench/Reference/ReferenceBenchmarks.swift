@@ -22,6 +22,11 @@ enum ReferenceBenchmarks {
         operations: batchPairs, note: "(b)", referenceBatch))
     figures.append(
       try await sampler.perOperation(
+        "reference.transition-stack-batch", group: .reference,
+        "@MainActor push+pop pair via transition (14 hooks, like a navigation push+pop), one batch inside MainActor.run",
+        operations: batchPairs, note: "(b)", referenceTransitionBatch))
+    figures.append(
+      try await sampler.perOperation(
         "reference.add-remove-batch", group: .reference,
         "@MainActor add+remove pair (first view load), one batch inside MainActor.run", operations: batchPairs / 5,
         note: "(b)", referenceAddRemoveBatch))
@@ -45,8 +50,17 @@ enum ReferenceBenchmarks {
     figures.append(
       try await sampler.perOperation(
         "runtime.pushpop-server", group: .reference,
-        "runtime push+pop pair, \(serverTasks) server tasks (own tree each)", operations: pairs, note: "aggregate"
+        "runtime NavigationController push+pop pair, \(serverTasks) server tasks (own tree each)", operations: pairs,
+        note: "aggregate, \(NavigationStack.hooksPerPair) hooks/pair"
       ) { count in try await ParallelTrees.pushPop(count, trees: serverTasks) })
+    figures.append(
+      try await sampler.perOperation(
+        "runtime.pushpop-server-threestep", group: .reference,
+        "runtime push+pop pair (\(ThreeStepStack.label)), \(serverTasks) server tasks", operations: pairs,
+        note: "aggregate, \(ThreeStepStack.hooksPerPair) hooks/pair; the target's figure until the containers existed"
+      ) { count in
+        try await ParallelTrees.pushPop(count, trees: serverTasks) { try await StackStage.standIn(ThreeStepStack.init) }
+      })
     return figures
   }
 
@@ -62,6 +76,24 @@ enum ReferenceBenchmarks {
       }
       let elapsed = watch.elapsed
       try expect(stage.takeHookCounts(), HookCounts.pairLoaded * count, "reference push+pop")
+      return elapsed
+    }
+  }
+
+  /// (b): `count` push+pop pairs through `transition`, in one main-actor job:
+  /// the reference with the hook set of a navigation push+pop.
+  static func referenceTransitionBatch(_ count: Int) async throws -> Duration {
+    try await MainActor.run {
+      let stage = ReferenceStage()
+      let stack = ReferenceTransitionStack(container: stage.container)
+      let watch = Stopwatch()
+      for _ in 0..<count {
+        stack.push(stage.top)
+        stack.pop()
+      }
+      let elapsed = watch.elapsed
+      try expect(stage.takeHookCounts(), TransitionStack.hooksPerPair * count, "reference push+pop via transition")
+      try expect(stage.container.children.count, 1, "reference stack size")
       return elapsed
     }
   }

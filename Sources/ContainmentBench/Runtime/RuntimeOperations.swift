@@ -14,19 +14,28 @@ enum RuntimeOperations {
         operations: pairs, note: "10 hooks/pair", addRemovePair))
     figures.append(
       try await sampler.perOperation(
-        "runtime.pushpop", group: .runtime, "push+pop pair, not animated (\(ThreeStepStack.label))",
-        operations: pairs, note: "9 hooks/pair"
-      ) { count in try await pushPop(count, stack: ThreeStepStack.init) })
+        "runtime.pushpop", group: .runtime, "push+pop pair, not animated (\(NavigationStack.label))",
+        operations: pairs, note: "\(NavigationStack.hooksPerPair) hooks/pair"
+      ) { count in try await pushPop(count, on: StackStage.navigation) })
+    figures.append(
+      try await sampler.perOperation(
+        "runtime.pushpop-threestep", group: .runtime, "push+pop pair, not animated (\(ThreeStepStack.label))",
+        operations: pairs, note: "\(ThreeStepStack.hooksPerPair) hooks/pair; the headline figure until the containers existed"
+      ) { count in try await pushPop(count, on: { try await StackStage.standIn(ThreeStepStack.init) }) })
     figures.append(
       try await sampler.perOperation(
         "runtime.stack-via-transition", group: .runtime,
         "push+pop pair, not animated (\(TransitionStack.label))",
-        operations: pairs, note: "14 hooks/pair"
-      ) { count in try await pushPop(count, stack: TransitionStack.init) })
+        operations: pairs, note: "\(TransitionStack.hooksPerPair) hooks/pair"
+      ) { count in try await pushPop(count, on: { try await StackStage.standIn(TransitionStack.init) }) })
     figures.append(
       try await sampler.perOperation(
-        "runtime.tab-switch", group: .runtime, "tab switch (\(TransitionTabs.label))", operations: pairs,
-        note: "5 hooks/switch", tabSwitch))
+        "runtime.tab-switch", group: .runtime, "tab switch (\(TabBarTabs.label))", operations: pairs,
+        note: "\(HookCounts.tabSwitch) hooks/switch", tabBarSwitch))
+    figures.append(
+      try await sampler.perOperation(
+        "runtime.tab-switch-transition", group: .runtime, "tab switch (\(TransitionTabs.label))", operations: pairs,
+        note: "\(HookCounts.transition) hooks/switch; the headline figure until the containers existed", tabSwitch))
     figures.append(
       try await sampler.perOperation(
         "runtime.transition", group: .runtime, "transition(from:to:duration: .zero), direct", operations: pairs,
@@ -60,25 +69,45 @@ enum RuntimeOperations {
   }
 
   /// Push and pop the same controller on a stack holding a root.
-  static func pushPop(_ count: Int, stack make: (any ViewController) -> any StackDriver) async throws -> Duration {
-    let stage = try await OnScreenContainer.make()
-    let stack = make(stage.container)
-    let controllers = await OnScreenContainer.loadedControllers(2)
-    try await ThreeStepStack(container: stage.container).push(controllers[0])
-    _ = await controllers.takeHookCounts()
-    let top = controllers[1]
+  static func pushPop(_ count: Int, on makeStage: () async throws -> StackStage) async throws -> Duration {
+    let stage = try await makeStage()
+    let stack = stage.stack
+    let top = stage.top
     let elapsed = try await Stopwatch.time {
       for _ in 0..<count {
         try await stack.push(top)
         try await stack.pop()
       }
     }
-    try stage.check(children: 1)
-    let perPair = stack is TransitionStack ? HookCounts.pairLoaded + HookCounts.transition : HookCounts.pairLoaded
-    try await expectHooks(controllers, perPair * count, "push+pop")
+    try await stage.check(pairs: count, "push+pop")
     return elapsed
   }
 
+  /// A ``TabBarController`` as a window's root with two tabs whose views are
+  /// loaded, switched back and forth with `setSelectedIndex`.
+  static func tabBarSwitch(_ count: Int) async throws -> Duration {
+    let window = Window()
+    let tabBar = TabBarController(name: "tabs")
+    try await window.setRootViewController(tabBar)
+    let tabs = await OnScreenContainer.loadedControllers(2, name: "tab")
+    try await tabBar.setViewControllers(tabs, selectedIndex: 0)
+    _ = await tabs.takeHookCounts()
+    let driver = TabBarTabs(tabBar: tabBar)
+    let elapsed = try await Stopwatch.time {
+      for index in 0..<count { try await driver.select((index + 1) % 2) }
+    }
+    let violations = tabBar.checkInvariants()
+    guard violations.isEmpty else { throw BenchCheckFailure("invariants broken: \(violations)") }
+    guard tabBar.selectedIndex == count % 2, tabBar.viewControllers.count == 2 else {
+      throw BenchCheckFailure("tab bar: selected \(String(describing: tabBar.selectedIndex)), expected \(count % 2)")
+    }
+    try await expectHooks(tabs, HookCounts.tabSwitch * count, "tab switch")
+    withExtendedLifetime(window) {}
+    return elapsed
+  }
+
+  /// The stand-in: two children of a plain container, switched with
+  /// `transition(from:to:duration: .zero)`.
   static func tabSwitch(_ count: Int) async throws -> Duration {
     let stage = try await OnScreenContainer.make()
     let tabs = await OnScreenContainer.loadedControllers(2, name: "tab")

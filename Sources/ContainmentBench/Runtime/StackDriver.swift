@@ -1,12 +1,37 @@
 import Containment
 
-/// What the push+pop figures need from a navigation-style container. The
-/// built-in navigation container is not available yet; when it is, make it
-/// conform (push = `pushViewController`, pop = `popViewController`) and pass
-/// it to ``RuntimeOperations`` instead of ``ThreeStepStack``.
+/// The built-in navigation container: `push(_:animated: false)` and
+/// `pop(animated: false)` on a ``NavigationController`` that is a window's
+/// root. A push and a pop each deliver SPEC N2/N3's seven hooks to the old
+/// and the new top (``HookCounts/navigationPush``).
+struct NavigationStack: StackDriver {
+  let navigation: NavigationController
+
+  static var label: String { "NavigationController.push/pop(animated: false)" }
+  static var hooksPerPair: Int { 2 * HookCounts.navigationPush }
+
+  // A request made outside any transaction has completed when the verb
+  // returns (its handle is complete), so the handles are dropped, as an app
+  // would; the hook counts and the stack size are checked afterwards.
+  func push(_ controller: any ViewController) async throws {
+    try await navigation.push(controller, animated: false)
+  }
+
+  func pop() async throws {
+    try await navigation.pop(animated: false)
+  }
+}
+
+/// What the push+pop figures need from a navigation-style container:
+/// ``NavigationStack`` (the built-in ``NavigationController``, the headline
+/// figures) or one of the stand-ins built from public verbs (secondary
+/// figures, kept for comparison with the earlier runs).
 protocol StackDriver: Sendable {
   /// What the figure's label says about how push and pop are done.
   static var label: String { get }
+  /// Hooks one push+pop pair delivers to the root and the pushed controller
+  /// (both with their views loaded): what the "nothing lost" check expects.
+  static var hooksPerPair: Int { get }
   /// Pushes `controller` on top, not animated; returns when its hooks ran.
   func push(_ controller: any ViewController) async throws
   /// Pops the top controller, not animated; returns when its hooks ran.
@@ -23,6 +48,7 @@ struct ThreeStepStack: StackDriver {
   let container: any ViewController
 
   static var label: String { "stand-in: addChild+addSubview+didMove / willMove(nil)+removeFromParent" }
+  static var hooksPerPair: Int { HookCounts.pairLoaded }
 
   func push(_ controller: any ViewController) async throws {
     try await container.addChild(controller)
@@ -45,6 +71,7 @@ struct TransitionStack: StackDriver {
   let container: any ViewController
 
   static var label: String { "stand-in: addChild+transition(.zero)+didMove / willMove(nil)+transition+removeFromParent" }
+  static var hooksPerPair: Int { HookCounts.pairLoaded + HookCounts.transition }
 
   func push(_ controller: any ViewController) async throws {
     guard let top = container.children.last else { throw BenchCheckFailure("push needs a root") }

@@ -1,12 +1,25 @@
 import Containment
 
-/// What the tab-switch figure needs from a tab container. The built-in tab
-/// container is not available yet; when it is, make it conform (select =
-/// setting `selectedIndex`) and pass it instead of ``TransitionTabs``.
+/// What the tab-switch figures need from a tab container: ``TabBarTabs``
+/// (the built-in ``TabBarController``, the headline figure) or the
+/// ``TransitionTabs`` stand-in (secondary figure).
 protocol TabDriver: Sendable {
   static var label: String { get }
   /// Shows tab `index`; returns when its hooks ran.
   func select(_ index: Int) async throws
+}
+
+/// The built-in tab container: `setSelectedIndex(_:)` (the code path, SPEC
+/// B3: no delegate) on a ``TabBarController`` that is a window's root. A
+/// switch delivers SPEC B2's five hooks (views already loaded).
+struct TabBarTabs: TabDriver {
+  let tabBar: TabBarController
+
+  static var label: String { "TabBarController.setSelectedIndex" }
+
+  func select(_ index: Int) async throws {
+    try await tabBar.setSelectedIndex(index)
+  }
 }
 
 /// Stand-in for a tab container, built from public verbs only: every tab is

@@ -4,31 +4,27 @@ import Containment
 /// each task pushes and pops on its own window's container.
 enum ParallelTrees {
   /// `count` push+pop pairs in all, spread over `trees` tasks, each with a
-  /// tree of its own; wall time from the start of the first task to the end
-  /// of the last, per pair in all (aggregate throughput).
-  static func pushPop(_ count: Int, trees: Int, cpu: CPUTimeSamples? = nil) async throws -> Duration {
-    var stages: [(stage: OnScreenContainer, controllers: [BenchController])] = []
-    for _ in 0..<trees {
-      let stage = try await OnScreenContainer.make()
-      let controllers = await OnScreenContainer.loadedControllers(2)
-      try await ThreeStepStack(container: stage.container).push(controllers[0])
-      _ = await controllers.takeHookCounts()
-      stages.append((stage, controllers))
-    }
+  /// tree of its own (a stage from `makeStage`, by default a window showing a
+  /// ``NavigationController``); wall time from the start of the first task
+  /// to the end of the last, per pair in all (aggregate throughput).
+  static func pushPop(
+    _ count: Int, trees: Int, cpu: CPUTimeSamples? = nil,
+    on makeStage: () async throws -> StackStage = StackStage.navigation
+  ) async throws -> Duration {
+    var stages: [StackStage] = []
+    for _ in 0..<trees { stages.append(try await makeStage()) }
     let perTask = count / trees
     let cpuTime = ProcessCPUTime()
-    let elapsed = try await timeThrowingTasks(stages) { entry in
-      let stack = ThreeStepStack(container: entry.stage.container)
+    let elapsed = try await timeThrowingTasks(stages) { stage in
+      let stack = stage.stack
+      let top = stage.top
       for _ in 0..<perTask {
-        try await stack.push(entry.controllers[1])
+        try await stack.push(top)
         try await stack.pop()
       }
     }
     cpu?.record(seconds: cpuTime.elapsed, operations: perTask * trees)
-    for entry in stages {
-      try entry.stage.check(children: 1)
-      try await RuntimeOperations.expectHooks(entry.controllers, HookCounts.pairLoaded * perTask, "parallel push+pop")
-    }
+    for stage in stages { try await stage.check(pairs: perTask, "parallel push+pop") }
     return elapsed * count / (perTask * trees)
   }
 

@@ -10,7 +10,7 @@ enum ScalingBenchmarks {
       let cpu = CPUTimeSamples()
       var figure = try await sampler.perOperation(
           "scaling.trees-\(trees)", group: .scaling,
-          "push+pop pair, \(trees) independent tree\(trees == 1 ? "" : "s") on \(trees) task\(trees == 1 ? "" : "s")",
+          "NavigationController push+pop pair, \(trees) independent tree\(trees == 1 ? "" : "s") on \(trees) task\(trees == 1 ? "" : "s")",
           operations: pairs, note: "aggregate"
         ) { count in try await ParallelTrees.pushPop(count, trees: trees, cpu: cpu) }
       figure.note += ", \(cpu.note())"
