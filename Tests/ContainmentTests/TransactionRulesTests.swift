@@ -247,7 +247,7 @@ struct TransactionRulesTests {
     offScreen.cancel()
     await #expect(throws: CancellationError.self) { try await offScreen.value }
     // The request behind it runs now, while X's transition is still suspended.
-    try await behind.value
+    _ = try await behind.value
     #expect(c.parent === y)
     #expect(f.log.take() == ["B.viewDidLoad", "A.viewWillDisappear", "C.willMove(Y)"])
     gate.open()

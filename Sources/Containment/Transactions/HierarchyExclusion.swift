@@ -71,6 +71,17 @@ enum HierarchyExclusion {
   /// nothing was admitted. Requests run on others' behalf (queued jobs, the
   /// second step of a move) are not cancellable: they were promised to run.
   static func enter(_ governor: Governor, cancellable: Bool) async throws -> Admission {
+    // Uncontended (the common case): admit without a continuation.
+    if let admission = TreeLock.withLock({ () -> Admission? in
+      let ancestors = governor._ancestorSlots()
+      guard governor._slot.activeBelow == 0, !ancestors.contains(where: { $0.running > 0 || $0.pending > 0 }) else {
+        return nil
+      }
+      return admit(governor)
+    }) {
+      return admission
+    }
+    if cancellable { try Task.checkCancellation() }
     var waitingForDescendants = false
     let waiter = ExclusionWaiter()
     defer {
