@@ -20,12 +20,24 @@ final class HierarchySlot: @unchecked Sendable {
   var waiters: [ExclusionWaiter] = []
 }
 
+/// What a waiting top-level transaction is told when it resumes.
+enum ExclusionStep: Sendable {
+  case admitted(HierarchyExclusion.Admission)
+  /// Something changed: check again.
+  case retry
+  case cancelled
+}
+
 /// One top-level transaction waiting for admission; guarded by the link lock.
+/// Its state lives here, not in the waiting frame, so that nothing but the
+/// resume value crosses from the resuming thread to the resumed task.
 final class ExclusionWaiter: @unchecked Sendable {
-  var continuation: UnsafeContinuation<Bool, Never>?
+  var continuation: UnsafeContinuation<ExclusionStep, Never>?
   /// The slot it is registered with, while registered.
   var slot: HierarchySlot?
   var isCancelled = false
+  /// True while it has marked its own slot `pending` (waiting for descendants).
+  var isPending = false
 }
 
 /// Admission of a transaction into its tree (CONCURRENCY.md, "Hierarchical
@@ -82,27 +94,25 @@ enum HierarchyExclusion {
       return admission
     }
     if cancellable { try Task.checkCancellation() }
-    var waitingForDescendants = false
     let waiter = ExclusionWaiter()
     defer {
       // Cancelled while marked pending: requests below that waited behind
       // this one must check again, or they would wait for a transaction that
       // will never run.
-      if waitingForDescendants {
-        let woken = TreeLock.withLock { () -> [UnsafeContinuation<Bool, Never>] in
-          let slot = governor._slot
-          slot.pending -= 1
-          return slot.pending == 0 && slot.running == 0 ? slot._wakeAll() : []
-        }
-        for continuation in woken { continuation.resume(returning: true) }
+      let woken = TreeLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
+        guard waiter.isPending else { return [] }
+        waiter.isPending = false
+        let slot = governor._slot
+        slot.pending -= 1
+        return slot.pending == 0 && slot.running == 0 ? slot._wakeAll() : []
       }
+      for continuation in woken { continuation.resume(returning: .retry) }
     }
     while true {
-      var admission: Admission?
-      let proceed = await withTaskCancellationHandler {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
-          let outcome = TreeLock.withLock { () -> Bool? in
-            if waiter.isCancelled { return false }
+      let step = await withTaskCancellationHandler {
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<ExclusionStep, Never>) in
+          let immediate = TreeLock.withLock { () -> ExclusionStep? in
+            if waiter.isCancelled { return .cancelled }
             let slot = governor._slot
             let ancestors = governor._ancestorSlots()
             if let busy = ancestors.first(where: { $0.running > 0 || $0.pending > 0 }) {
@@ -110,32 +120,34 @@ enum HierarchyExclusion {
               return nil
             }
             if slot.activeBelow > 0 {
-              if !waitingForDescendants {
-                waitingForDescendants = true
+              if !waiter.isPending {
+                waiter.isPending = true
                 slot.pending += 1
               }
               waiter.register(continuation, with: slot)
               return nil
             }
-            if waitingForDescendants {
-              waitingForDescendants = false
+            if waiter.isPending {
+              waiter.isPending = false
               slot.pending -= 1
             }
-            admission = admit(governor)
-            return true
+            return .admitted(admit(governor))
           }
-          if let outcome { continuation.resume(returning: outcome) }
+          if let immediate { continuation.resume(returning: immediate) }
         }
       } onCancel: {
         guard cancellable else { return }
-        let continuation = TreeLock.withLock { () -> UnsafeContinuation<Bool, Never>? in
+        let continuation = TreeLock.withLock { () -> UnsafeContinuation<ExclusionStep, Never>? in
           waiter.isCancelled = true
           return waiter.unregister()
         }
-        continuation?.resume(returning: false)
+        continuation?.resume(returning: .cancelled)
       }
-      if let admission { return admission }
-      if !proceed { throw CancellationError() }
+      switch step {
+      case .admitted(let admission): return admission
+      case .retry: continue
+      case .cancelled: throw CancellationError()
+      }
     }
   }
 
@@ -149,8 +161,8 @@ enum HierarchyExclusion {
   }
 
   static func leave(_ admission: Admission) {
-    let woken = TreeLock.withLock { () -> [UnsafeContinuation<Bool, Never>] in
-      var woken: [UnsafeContinuation<Bool, Never>] = []
+    let woken = TreeLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
+      var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
       admission.slot.running -= 1
       if admission.slot.running == 0 { woken += admission.slot._wakeAll() }
       for ancestor in admission.ancestors {
@@ -160,7 +172,7 @@ enum HierarchyExclusion {
       return woken
     }
     // Woken waiters check again (they may find another reason to wait).
-    for continuation in woken { continuation.resume(returning: true) }
+    for continuation in woken { continuation.resume(returning: .retry) }
   }
 }
 
@@ -190,7 +202,7 @@ extension Governor {
 
 extension HierarchySlot {
   /// Under the link lock: unregisters every waiter, returning their continuations.
-  func _wakeAll() -> [UnsafeContinuation<Bool, Never>] {
+  func _wakeAll() -> [UnsafeContinuation<ExclusionStep, Never>] {
     let all = waiters
     waiters.removeAll()
     return all.compactMap { waiter in
@@ -203,7 +215,7 @@ extension HierarchySlot {
 
 extension ExclusionWaiter {
   /// Under the link lock.
-  func register(_ continuation: UnsafeContinuation<Bool, Never>, with slot: HierarchySlot) {
+  func register(_ continuation: UnsafeContinuation<ExclusionStep, Never>, with slot: HierarchySlot) {
     self.continuation = continuation
     self.slot = slot
     slot.waiters.append(self)
@@ -211,7 +223,7 @@ extension ExclusionWaiter {
 
   /// Under the link lock: removes this waiter from its slot, returning its
   /// continuation if it was still registered.
-  func unregister() -> UnsafeContinuation<Bool, Never>? {
+  func unregister() -> UnsafeContinuation<ExclusionStep, Never>? {
     slot?.waiters.removeAll { $0 === self }
     slot = nil
     defer { continuation = nil }
