@@ -21,6 +21,10 @@ struct History: Sendable {
   var watched: [(TransactionID, Bool?)]
   /// Controllers whose post-setup events come from outside any transaction (strangers).
   var strangers: Set<Int>
+  /// Controllers inside built-in containers: not replayed on the model.
+  var containerScoped: Set<Int>
+  /// The built-in containers themselves (no recorder): tree subscribers may see their events.
+  var containerIDs: Set<ControllerID>
   var others: [(role: Subscription.Role, controller: Int, isTree: Bool, events: [LifecycleEvent])]
 
   func name(_ index: Int) -> String { names[index] }

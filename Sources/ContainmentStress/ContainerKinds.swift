@@ -1,0 +1,269 @@
+import Containment
+
+// Built-in containers (SPEC §5, CONTAINERS.md): each tree's root also holds a
+// `NavigationController`, a `TabBarController` and a `SplitViewController`.
+// Stack leaves (`V`) move between the navigation stacks of every tree; tab
+// leaves (`T`) stay with their tree's tab controller; the split's columns
+// (`P`, `Q`) are fixed, and the window's trait flips collapse and expand it.
+//
+// Their transactions are NOT replayed on the model (`Model` knows SPEC §2–§4,
+// not N1–N7, B1–B3, S1–S2): the controllers in containers are checked for hook
+// grammar, hook log = stream, subscribers, quiescent invariants (the trees'
+// `checkInvariants` walks them) and leaks; expected errors of container
+// misuse are checked where the outcome is certain. The report's checks line
+// says so (`containers: grammar only`).
+
+extension World {
+  /// Installs the three containers under every tree's root and fills them.
+  func setUpContainers() async throws {
+    for tree in 0..<windows.count {
+      let root = self[roots[tree]]
+      for container in [navigations[tree], tabs[tree], splits[tree]] as [any ViewController] {
+        try await root.addChild(container)
+        try await root.view.addSubview(await container.view)
+        await container.didMove(toParent: root)
+      }
+      try await navigations[tree].setViewControllers([self[stackLeaves[tree * 3]]], animated: false)
+      try await tabs[tree].setViewControllers(tabLeaves[tree].map { self[$0] }, selectedIndex: 0)
+      try await splits[tree].setViewControllers(primary: self[splitColumns[tree].primary], secondary: self[splitColumns[tree].secondary])
+    }
+  }
+
+  /// The tree whose root is world index `root`.
+  func tree(ofRoot root: Int) -> Int { roots.firstIndex(of: root) ?? 0 }
+}
+
+/// Reports a misuse that did not throw the error SPEC §8 / CONTAINERS.md name.
+private func expect(_ run: Run, _ operation: Operation, _ what: String, _ matches: (ContainmentError) -> Bool, _ body: () async throws -> Void) async -> Outcome {
+  do {
+    try await body()
+    run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): \(what) was not thrown", operations: [operation.id]))
+    return .succeeded
+  } catch let error as ContainmentError {
+    if !matches(error) {
+      run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): expected \(what), got \(error)", operations: [operation.id]))
+    }
+    return .failed("\(error)")
+  } catch {
+    return outcome(of: error)
+  }
+}
+
+/// `push` of a stack leaf (variant 1: animated; variant 2: push a tab leaf,
+/// which has another kind of parent: `alreadyChild`, never a move).
+struct PushKind: OperationKind {
+  let name = OperationKindName.push
+  let weight = 4
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    let tree = rng.below(world.windows.count)
+    if rng.chance(0.1) {
+      return Operation(id: id, kind: name, targets: [world.roots[tree], rng.pick(world.tabLeaves[rng.below(world.windows.count)])!], variant: 2)
+    }
+    let free = world.stackLeaves.filter { world[$0].parent == nil }
+    guard let leaf = rng.pick(free.isEmpty ? world.stackLeaves : free) else { return nil }
+    return Operation(id: id, kind: name, targets: [world.roots[tree], leaf], variant: rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let navigation = world.navigations[world.tree(ofRoot: operation.targets[0])]
+    let leaf = world[operation.targets[1]]
+    if operation.variant == 2 {
+      return await expect(run, operation, "alreadyChild", { if case .alreadyChild = $0 { true } else { false } }) {
+        _ = try await navigation.push(leaf, animated: false)
+      }
+    }
+    do {
+      _ = try await navigation.push(leaf, animated: operation.variant == 1).value
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// `pop`, `popToRoot` (variant 1: animated).
+struct PopKind: OperationKind {
+  let name: OperationKindName
+  let weight = 3
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    Operation(id: id, kind: name, targets: [world.roots[rng.below(world.windows.count)]], variant: rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let navigation = run.world.navigations[run.world.tree(ofRoot: operation.targets[0])]
+    do {
+      if name == .pop {
+        _ = try await navigation.pop(animated: operation.variant == 1).value
+      } else {
+        _ = try await navigation.popToRoot(animated: operation.variant == 1).value
+      }
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// `popTo` a controller on the stack (or, variant 2, a stranger: `notOnStack`).
+struct PopToKind: OperationKind {
+  let name = OperationKindName.popTo
+  let weight = 3
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    let tree = rng.below(world.windows.count)
+    if rng.chance(0.1) { return Operation(id: id, kind: name, targets: [world.roots[tree], rng.pick(world.strangers)!], variant: 2) }
+    let stack = world.navigations[tree].viewControllers.compactMap { world.indexByID[$0.node.id] }
+    guard let leaf = rng.pick(stack.isEmpty ? world.stackLeaves : stack) else { return nil }
+    return Operation(id: id, kind: name, targets: [world.roots[tree], leaf], variant: rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let navigation = world.navigations[world.tree(ofRoot: operation.targets[0])]
+    let leaf = world[operation.targets[1]]
+    if operation.variant == 2 {
+      return await expect(run, operation, "notOnStack", { if case .notOnStack = $0 { true } else { false } }) {
+        _ = try await navigation.popTo(leaf, animated: false)
+      }
+    }
+    do {
+      _ = try await navigation.popTo(leaf, animated: operation.variant == 1).value
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// `setViewControllers` on a stack: 1–3 stack leaves, in any order, some of
+/// them perhaps on another tree's stack (`alreadyOnStack`). Variant 1: animated.
+struct SetStackKind: OperationKind {
+  let name = OperationKindName.setStack
+  let weight = 3
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    let tree = rng.below(world.windows.count)
+    let own = world.navigations[tree].viewControllers.compactMap { world.indexByID[$0.node.id] }
+    let candidates = own + world.stackLeaves.filter { world[$0].parent == nil }
+    var chosen: [Int] = []
+    for _ in 0..<(1 + rng.below(3)) {
+      guard let leaf = rng.pick(candidates.isEmpty || rng.chance(0.05) ? world.stackLeaves : candidates) else { break }
+      if !chosen.contains(leaf) { chosen.append(leaf) }
+    }
+    guard !chosen.isEmpty else { return nil }
+    return Operation(id: id, kind: name, targets: [world.roots[tree]] + chosen, variant: rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let navigation = world.navigations[world.tree(ofRoot: operation.targets[0])]
+    let stack: [any ViewController] = operation.targets.dropFirst().map { world[$0] }
+    do {
+      _ = try await navigation.setViewControllers(stack, animated: operation.variant == 1).value
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// A tab selection: `select(_:)` (the user path, `name == .selectTab`) or
+/// `setSelectedIndex(_:)` (the code path); variant 1: an index out of range
+/// (`tabIndexOutOfRange`).
+struct SelectTabKind: OperationKind {
+  let name: OperationKindName
+  let weight = 4
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    let tree = rng.below(world.windows.count)
+    let outOfRange = rng.chance(0.1)
+    let index = outOfRange ? world.tabLeaves[tree].count + rng.below(2) : rng.below(world.tabLeaves[tree].count)
+    // targets: the tree's root, then the index as a plain number (not a controller).
+    return Operation(id: id, kind: name, targets: [world.roots[tree]], variant: outOfRange ? 1 + 2 * index : 2 * index)
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let tabs = run.world.tabs[run.world.tree(ofRoot: operation.targets[0])]
+    let index = operation.variant / 2
+    if operation.variant % 2 == 1 {
+      return await expect(run, operation, "tabIndexOutOfRange", { if case .tabIndexOutOfRange = $0 { true } else { false } }) {
+        if name == .selectTab { _ = try await tabs.select(index) } else { _ = try await tabs.setSelectedIndex(index) }
+      }
+    }
+    do {
+      if name == .selectTab { _ = try await tabs.select(index).value } else { _ = try await tabs.setSelectedIndex(index).value }
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// `setViewControllers(_:selectedIndex:)` on a tab controller: its own tabs,
+/// reordered (so every tab leaf stays a tab of its tree).
+struct SetTabsKind: OperationKind {
+  let name = OperationKindName.setTabs
+  let weight = 2
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    let tree = rng.below(world.windows.count)
+    var leaves = world.tabLeaves[tree]
+    for position in stride(from: leaves.count - 1, to: 0, by: -1) { leaves.swapAt(position, rng.below(position + 1)) }
+    return Operation(id: id, kind: name, targets: [world.roots[tree]] + leaves, variant: rng.below(leaves.count))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let tabs = world.tabs[world.tree(ofRoot: operation.targets[0])]
+    do {
+      _ = try await tabs.setViewControllers(operation.targets.dropFirst().map { world[$0] }, selectedIndex: operation.variant).value
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// `window.setTraitCollection`: compact (variant 0) collapses the tree's
+/// split, regular (variant 1) expands it (SPEC S1–S2, D3).
+struct TraitFlipKind: OperationKind {
+  let name = OperationKindName.traitFlip
+  let weight = 1
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    Operation(id: id, kind: name, targets: [world.roots[rng.below(world.windows.count)]], variant: rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let window = run.world.windows[run.world.tree(ofRoot: operation.targets[0])]
+    do {
+      try await window.setTraitCollection(TraitCollection(horizontalSizeClass: operation.variant == 0 ? .compact : .regular))
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// `split.show(.primary / .secondary)` (variant 0 / 1): push-like while collapsed.
+struct ShowColumnKind: OperationKind {
+  let name = OperationKindName.showColumn
+  let weight = 2
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    Operation(id: id, kind: name, targets: [world.roots[rng.below(world.windows.count)]], variant: rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let split = run.world.splits[run.world.tree(ofRoot: operation.targets[0])]
+    do {
+      _ = try await split.show(operation.variant == 0 ? .primary : .secondary).value
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
