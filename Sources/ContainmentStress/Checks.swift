@@ -203,6 +203,7 @@ struct Checks {
     for (id, registered) in history.registered where observed[id] == nil {
       let watched = history.watched.first { $0.0 == id }
       if let watched, watched.1 != true { continue }
+      if registered.steps.allSatisfy(\.mayLeaveNoEvent) { continue }  // popTo the top, re-selecting the selected tab...
       fail(.linearizability, "request \(id) [\(opSummary(id))] completed but left no events", operations: [registered.operation])
       problems += 1
     }
@@ -314,6 +315,13 @@ struct Checks {
       if !differences.isEmpty {
         fail(.linearizability, "final tree differs from the sequential replay at \(history.name(index)): \(differences.joined(separator: "; "))")
       }
+    }
+    let final = history.final
+    for tree in final.stacks.indices where final.stacks[tree] != model.stacks[tree] {
+      fail(.linearizability, "final navigation stack \(tree) is \(final.stacks[tree].map(history.name)), the sequential replay's \(model.stacks[tree].map(history.name))")
+    }
+    for tree in final.tabList.indices where final.tabList[tree] != model.tabList[tree] || final.selectedTab[tree] != model.selectedTab[tree] {
+      fail(.linearizability, "final tabs \(tree) are \(final.tabList[tree].map(history.name)) selecting \(final.selectedTab[tree].map(history.name) ?? "nil"), the sequential replay's \(model.tabList[tree].map(history.name)) selecting \(model.selectedTab[tree].map(history.name) ?? "nil")")
     }
   }
 

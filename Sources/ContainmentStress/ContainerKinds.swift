@@ -6,12 +6,16 @@ import Containment
 // leaves (`T`) stay with their tree's tab controller; the split's columns
 // (`P`, `Q`) are fixed, and the window's trait flips collapse and expand it.
 //
-// Their transactions are NOT replayed on the model (`Model` knows SPEC §2–§4,
-// not N1–N7, B1–B3, S1–S2): the controllers in containers are checked for hook
-// grammar, hook log = stream, subscribers, quiescent invariants (the trees'
-// `checkInvariants` walks them) and leaks; expected errors of container
-// misuse are checked where the outcome is certain. The report's checks line
-// says so (`containers: grammar only`).
+// Navigation and tab transactions are replayed on the model like the others
+// (`Model.changeStack`, `Model.switchTab`: SPEC N2–N5, B2). The split's are
+// NOT (its collapses run as transactions of their own, started by trait
+// changes): the split columns are checked for hook grammar, hook log =
+// stream, subscribers, quiescent invariants (the trees' `checkInvariants`
+// walks them) and leaks only; the report's checks line says so
+// (`split: grammar only`). Trait changes themselves are window transactions
+// that change no link: the replay leaves their `traitCollectionDidChange`
+// events out. Expected errors of container misuse are checked where the
+// outcome is certain.
 
 extension World {
   /// Installs the three containers under every tree's root and fills them.
@@ -31,6 +35,56 @@ extension World {
 
   /// The tree whose root is world index `root`.
   func tree(ofRoot root: Int) -> Int { roots.firstIndex(of: root) ?? 0 }
+}
+
+/// Why `setStack` runs alone on its stack: a reorder that keeps the set and
+/// the top (`[A, B, C]` → `[B, A, C]`) changes the stack without a single
+/// event, so the replay could not place it among concurrent requests on the
+/// same stack (a later `pop` would reveal a different controller). Under the
+/// gate the harness reads the stack it is about to change (no other request on
+/// that stack is in flight, and no other stack can take its children) and
+/// turns such a reorder into one that changes the top. Every other eventless
+/// container request (popTo the top, popToRoot of a root, re-selecting the
+/// selected tab, setTabs with the selected tab) changes nothing the model
+/// holds, so the replay may skip it.
+final class StackGate: Sendable {
+  private let state = Locked((shared: 0, exclusive: false, writersWaiting: 0))
+
+  /// False if the task was cancelled while waiting (then it did not enter).
+  func enter(exclusive: Bool) async -> Bool {
+    if exclusive { state.withLock { $0.writersWaiting += 1 } }
+    defer { if exclusive { state.withLock { $0.writersWaiting -= 1 } } }
+    while true {
+      let entered = state.withLock { gate -> Bool in
+        if gate.exclusive { return false }
+        if exclusive {
+          guard gate.shared == 0 else { return false }
+          gate.exclusive = true
+        } else {
+          guard gate.writersWaiting == 0 else { return false }
+          gate.shared += 1
+        }
+        return true
+      }
+      if entered { return true }
+      if Task.isCancelled { return false }
+      try? await Task.sleep(for: .microseconds(100))
+    }
+  }
+
+  func leave(exclusive: Bool) {
+    state.withLock { gate in
+      if exclusive { gate.exclusive = false } else { gate.shared -= 1 }
+    }
+  }
+}
+
+/// Runs `body` inside tree `tree`'s stack gate.
+private func gated(_ run: Run, tree: Int, exclusive: Bool, _ body: () async -> Outcome) async -> Outcome {
+  let gate = run.world.stackGates[tree]
+  guard await gate.enter(exclusive: exclusive) else { return .cancelled }
+  defer { gate.leave(exclusive: exclusive) }
+  return await body()
 }
 
 /// Reports a misuse that did not throw the error SPEC §8 / CONTAINERS.md name.
@@ -66,6 +120,10 @@ struct PushKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
+    await gated(run, tree: run.world.tree(ofRoot: operation.targets[0]), exclusive: false) { await stackRequest(operation, run: run) }
+  }
+
+  private func stackRequest(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
     let navigation = world.navigations[world.tree(ofRoot: operation.targets[0])]
     let leaf = world[operation.targets[1]]
@@ -75,7 +133,9 @@ struct PushKind: OperationKind {
       }
     }
     do {
-      _ = try await navigation.push(leaf, animated: operation.variant == 1).value
+      let handle = try await navigation.push(leaf, animated: operation.variant == 1)
+      run.register(handle.id, [.navigation(tree: world.tree(ofRoot: operation.targets[0]), change: .push(operation.targets[1]), animated: operation.variant == 1)], operation: operation.id)
+      _ = try await handle.value
       return .succeeded
     } catch {
       return outcome(of: error)
@@ -93,12 +153,21 @@ struct PopKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
+    await gated(run, tree: run.world.tree(ofRoot: operation.targets[0]), exclusive: false) { await stackRequest(operation, run: run) }
+  }
+
+  private func stackRequest(_ operation: Operation, run: Run) async -> Outcome {
     let navigation = run.world.navigations[run.world.tree(ofRoot: operation.targets[0])]
     do {
+      let tree = run.world.tree(ofRoot: operation.targets[0]), animated = operation.variant == 1
       if name == .pop {
-        _ = try await navigation.pop(animated: operation.variant == 1).value
+        let handle = try await navigation.pop(animated: animated)
+        run.register(handle.id, [.navigation(tree: tree, change: .pop, animated: animated)], operation: operation.id)
+        _ = try await handle.value
       } else {
-        _ = try await navigation.popToRoot(animated: operation.variant == 1).value
+        let handle = try await navigation.popToRoot(animated: animated)
+        run.register(handle.id, [.navigation(tree: tree, change: .popToRoot, animated: animated)], operation: operation.id)
+        _ = try await handle.value
       }
       return .succeeded
     } catch {
@@ -121,6 +190,10 @@ struct PopToKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
+    await gated(run, tree: run.world.tree(ofRoot: operation.targets[0]), exclusive: false) { await stackRequest(operation, run: run) }
+  }
+
+  private func stackRequest(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
     let navigation = world.navigations[world.tree(ofRoot: operation.targets[0])]
     let leaf = world[operation.targets[1]]
@@ -130,7 +203,9 @@ struct PopToKind: OperationKind {
       }
     }
     do {
-      _ = try await navigation.popTo(leaf, animated: operation.variant == 1).value
+      let handle = try await navigation.popTo(leaf, animated: operation.variant == 1)
+      run.register(handle.id, [.navigation(tree: world.tree(ofRoot: operation.targets[0]), change: .popTo(operation.targets[1]), animated: operation.variant == 1)], operation: operation.id)
+      _ = try await handle.value
       return .succeeded
     } catch {
       return outcome(of: error)
@@ -160,9 +235,23 @@ struct SetStackKind: OperationKind {
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
     let navigation = world.navigations[world.tree(ofRoot: operation.targets[0])]
-    let stack: [any ViewController] = operation.targets.dropFirst().map { world[$0] }
+    let tree = world.tree(ofRoot: operation.targets[0])
+    return await gated(run, tree: tree, exclusive: true) {
+      var list = Array(operation.targets.dropFirst())
+      let current = navigation.viewControllers.compactMap { world.indexByID[$0.node.id] }
+      if list.count > 1, Set(list) == Set(current), list.last == current.last, list != current { list.swapAt(0, list.count - 1) }
+      return await setStack(list, tree: tree, operation, run: run)
+    }
+  }
+
+  private func setStack(_ list: [Int], tree: Int, _ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let navigation = world.navigations[tree]
+    let stack: [any ViewController] = list.map { world[$0] }
     do {
-      _ = try await navigation.setViewControllers(stack, animated: operation.variant == 1).value
+      let handle = try await navigation.setViewControllers(stack, animated: operation.variant == 1)
+      run.register(handle.id, [.navigation(tree: tree, change: .set(list), animated: operation.variant == 1)], operation: operation.id)
+      _ = try await handle.value
       return .succeeded
     } catch {
       return outcome(of: error)
@@ -194,7 +283,16 @@ struct SelectTabKind: OperationKind {
       }
     }
     do {
-      if name == .selectTab { _ = try await tabs.select(index).value } else { _ = try await tabs.setSelectedIndex(index).value }
+      let step = ModelStep.tabs(tree: run.world.tree(ofRoot: operation.targets[0]), change: .select(index: index))
+      if name == .selectTab {
+        let handle = try await tabs.select(index)
+        run.register(handle.id, [step], operation: operation.id)
+        _ = try await handle.value
+      } else {
+        let handle = try await tabs.setSelectedIndex(index)
+        run.register(handle.id, [step], operation: operation.id)
+        _ = try await handle.value
+      }
       return .succeeded
     } catch {
       return outcome(of: error)
@@ -203,15 +301,16 @@ struct SelectTabKind: OperationKind {
 }
 
 /// `setViewControllers(_:selectedIndex:)` on a tab controller: its own tabs,
-/// reordered (so every tab leaf stays a tab of its tree).
+/// in their order, with any selected index.
 struct SetTabsKind: OperationKind {
   let name = OperationKindName.setTabs
   let weight = 2
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.windows.count)
-    var leaves = world.tabLeaves[tree]
-    for position in stride(from: leaves.count - 1, to: 0, by: -1) { leaves.swapAt(position, rng.below(position + 1)) }
+    // Always the tree's tabs in their order: a reorder keeping the selected
+    // tab would change the tabs without an event (see `StackGate`).
+    let leaves = world.tabLeaves[tree]
     return Operation(id: id, kind: name, targets: [world.roots[tree]] + leaves, variant: rng.below(leaves.count))
   }
 
@@ -219,7 +318,11 @@ struct SetTabsKind: OperationKind {
     let world = run.world
     let tabs = world.tabs[world.tree(ofRoot: operation.targets[0])]
     do {
-      _ = try await tabs.setViewControllers(operation.targets.dropFirst().map { world[$0] }, selectedIndex: operation.variant).value
+      let handle = try await tabs.setViewControllers(operation.targets.dropFirst().map { world[$0] }, selectedIndex: operation.variant)
+      run.register(
+        handle.id, [.tabs(tree: world.tree(ofRoot: operation.targets[0]), change: .set(tabs: Array(operation.targets.dropFirst()), selected: operation.variant))],
+        operation: operation.id)
+      _ = try await handle.value
       return .succeeded
     } catch {
       return outcome(of: error)

@@ -47,7 +47,13 @@ extension Model {
       node.appearance.state = controller.node.appearanceState
       return node
     }
-    return Model(nodes: nodes, ids: world.controllers.map(\.node.id))
+    var model = Model(nodes: nodes, ids: world.controllers.map(\.node.id))
+    model.stacks = world.navigations.map { $0.viewControllers.compactMap { world.indexByID[$0.node.id] } }
+    model.navigationIDs = world.navigations.map(\.node.id)
+    model.tabList = world.tabs.map { $0.viewControllers.compactMap { world.indexByID[$0.node.id] } }
+    model.selectedTab = world.tabs.map { $0.selectedViewController.flatMap { world.indexByID[$0.node.id] } }
+    model.tabIDs = world.tabs.map(\.node.id)
+    return model
   }
 }
 

@@ -73,8 +73,9 @@ final class Watchdog: Sendable {
     }
     lines.append("queues held or with pending requests:")
     var queues: [String] = []
-    for controller in run.world.controllers {
-      let queue = controller.node.queueSnapshot
+    let world = run.world
+    for node in world.controllers.map(\.node) + (world.navigations as [any ViewController] + world.tabs + world.splits).map(\.node) {
+      let queue = node.queueSnapshot
       if queue.isHeld || queue.pending > 0 { queues.append("  \(queue)") }
     }
     for (tree, window) in run.world.windows.enumerated() {

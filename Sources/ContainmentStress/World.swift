@@ -28,14 +28,16 @@ final class World: Sendable {
   let navigations: [NavigationController]
   let tabs: [TabBarController]
   let splits: [SplitViewController]
+  /// Per tree: keeps `setStack` apart from the other requests on that stack (ContainerKinds.swift).
+  let stackGates: [StackGate]
   /// Leaves that live only on navigation stacks (a pool shared by every tree's stack).
   let stackLeaves: [Int]
   /// Per tree: the tab leaves of that tree's tab controller (always all of them).
   let tabLeaves: [[Int]]
   /// Per tree: the split's primary and secondary columns.
   let splitColumns: [(primary: Int, secondary: Int)]
-  /// Controllers in built-in containers: checked for grammar, hook logs,
-  /// subscribers, invariants and leaks, not replayed on the model.
+  /// The split columns: checked for grammar, hook logs, subscribers,
+  /// invariants and leaks, not replayed on the model (stack and tab leaves are).
   let containerScoped: Set<Int>
 
   init(options: Options, environment: ContainmentEnvironment) {
@@ -66,10 +68,11 @@ final class World: Sendable {
     self.stackLeaves = stackLeaves
     self.tabLeaves = tabLeaves
     self.splitColumns = splitColumns
-    containerScoped = Set(stackLeaves + tabLeaves.flatMap { $0 } + splitColumns.flatMap { [$0.primary, $0.secondary] })
+    containerScoped = Set(splitColumns.flatMap { [$0.primary, $0.secondary] })
     navigations = (0..<options.trees).map { NavigationController(name: "Nav\($0)", transitionDuration: .milliseconds(1)) }
     tabs = (0..<options.trees).map { TabBarController(name: "Tabs\($0)") }
     splits = (0..<options.trees).map { SplitViewController(name: "Split\($0)") }
+    stackGates = (0..<options.trees).map { _ in StackGate() }
     for container in navigations as [any ViewController] + tabs + splits { container.node.environment = environment }
     strangers = [make("S0"), make("S1")]
     doomedRoot = make("D")
