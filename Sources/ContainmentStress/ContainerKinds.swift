@@ -337,6 +337,7 @@ struct TraitFlipKind: OperationKind {
   let weight = 1
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    // A window transaction: exclusive with every transaction of its tree.
     Operation(id: id, kind: name, targets: [world.roots[rng.below(world.windows.count)]], variant: rng.below(2))
   }
 
