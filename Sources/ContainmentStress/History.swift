@@ -25,12 +25,14 @@ struct History: Sendable {
   var containerScoped: Set<Int>
   /// The built-in containers themselves (no recorder): tree subscribers may see their events.
   var containerIDs: Set<ControllerID>
+  /// Their names, for messages.
+  var containerNames: [ControllerID: String]
   var others: [(role: Subscription.Role, controller: Int, isTree: Bool, events: [LifecycleEvent])]
 
   func name(_ index: Int) -> String { names[index] }
   func name(_ id: ControllerID?) -> String {
     guard let id else { return "nil" }
-    return indexByID[id].map { names[$0] } ?? "\(id)"
+    return indexByID[id].map { names[$0] } ?? containerNames[id] ?? "\(id)"
   }
 }
 

@@ -30,13 +30,30 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
   /// A tab controller change on tree `tree` (SPEC B1–B3, CONTAINERS.md §4).
   case tabs(tree: Int, change: TabChange)
 
-  enum StackChange: Sendable, Hashable {
+  enum StackChange: Sendable, Hashable, CustomStringConvertible {
     case push(Int), pop, popTo(Int), popToRoot, set([Int])
+
+    var description: String {
+      switch self {
+      case .push(let c): "push(#\(c))"
+      case .pop: "pop"
+      case .popTo(let c): "popTo(#\(c))"
+      case .popToRoot: "popToRoot"
+      case .set(let list): "setViewControllers(\(list.map { "#\($0)" }.joined(separator: ", ")))"
+      }
+    }
   }
 
-  enum TabChange: Sendable, Hashable {
+  enum TabChange: Sendable, Hashable, CustomStringConvertible {
     case select(index: Int)
     case set(tabs: [Int], selected: Int)
+
+    var description: String {
+      switch self {
+      case .select(let index): "select(\(index))"
+      case .set(let tabs, let selected): "setViewControllers(\(tabs.map { "#\($0)" }.joined(separator: ", ")); selected \(selected))"
+      }
+    }
   }
 
   /// Steps of the built-in containers: such a request may change nothing and leave no event.

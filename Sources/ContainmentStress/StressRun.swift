@@ -148,6 +148,7 @@ enum StressRun {
       strangers: Set(world.strangers),
       containerScoped: world.containerScoped,
       containerIDs: Set((world.navigations as [any ViewController] + world.tabs + world.splits).map(\.node.id)),
+      containerNames: Dictionary(uniqueKeysWithValues: (world.navigations as [any ViewController] + world.tabs + world.splits).map { ($0.node.id, $0.node.name) }),
       others: subscribers.others.map { ($0.role, $0.controller, $0.isTree, $0.events) })
     var references = world.controllers.map { WeakReference($0, label: $0.node.name) }
     for container in world.navigations as [any ViewController] + world.tabs + world.splits {
