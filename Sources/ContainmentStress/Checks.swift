@@ -138,12 +138,18 @@ struct Checks {
     // Each controller has two lanes: the events of its own container
     // transactions (SPEC R1: they never interleave), and the hooks delivered
     // to it by its parent's or an ancestor's transactions (SPEC R4).
-    let replayed = (0..<history.names.count).filter { !history.strangers.contains($0) }
+    // Controllers in built-in containers are not replayed (ContainerKinds.swift),
+    // and trait changes (window transactions that change no link) are left out.
+    let replayed = (0..<history.names.count).filter { !history.strangers.contains($0) && !history.containerScoped.contains($0) }
     var streams: [Int: [LifecycleEvent]] = [:]
     var observed: [TransactionID: Observed] = [:]
     var problems = 0
     for index in replayed {
-      let all = history.events[index].filter { $0.timestamp >= history.setupEnd && $0.timestamp < history.workEnd }
+      let all = history.events[index].filter {
+        guard $0.timestamp >= history.setupEnd, $0.timestamp < history.workEnd else { return false }
+        if case .traitCollectionDidChange = $0.kind { return false }
+        return true
+      }
       for lane in [index * 2, index * 2 + 1] {
         streams[lane] = all.filter { ($0.kind.isContainerEvent ? 1 : 0) == lane % 2 }
       }
@@ -197,6 +203,7 @@ struct Checks {
     for (id, registered) in history.registered where observed[id] == nil {
       let watched = history.watched.first { $0.0 == id }
       if let watched, watched.1 != true { continue }
+      if registered.steps.allSatisfy(\.mayLeaveNoEvent) { continue }  // popTo the top, re-selecting the selected tab...
       fail(.linearizability, "request \(id) [\(opSummary(id))] completed but left no events", operations: [registered.operation])
       problems += 1
     }
@@ -298,7 +305,7 @@ struct Checks {
       replayedTransactions += 1
     }
     // The final trees.
-    for (index, node) in history.final.nodes.enumerated() where !history.strangers.contains(index) {
+    for (index, node) in history.final.nodes.enumerated() where !history.strangers.contains(index) && !history.containerScoped.contains(index) {
       let expected = model.nodes[index]
       var differences: [String] = []
       if node.parent != expected.parent { differences.append("parent \(node.parent.map(history.name) ?? "nil") vs model \(expected.parent.map(history.name) ?? "nil")") }
@@ -308,6 +315,13 @@ struct Checks {
       if !differences.isEmpty {
         fail(.linearizability, "final tree differs from the sequential replay at \(history.name(index)): \(differences.joined(separator: "; "))")
       }
+    }
+    let final = history.final
+    for tree in final.stacks.indices where final.stacks[tree] != model.stacks[tree] {
+      fail(.linearizability, "final navigation stack \(tree) is \(final.stacks[tree].map(history.name)), the sequential replay's \(model.stacks[tree].map(history.name))")
+    }
+    for tree in final.tabList.indices where final.tabList[tree] != model.tabList[tree] || final.selectedTab[tree] != model.selectedTab[tree] {
+      fail(.linearizability, "final tabs \(tree) are \(final.tabList[tree].map(history.name)) selecting \(final.selectedTab[tree].map(history.name) ?? "nil"), the sequential replay's \(model.tabList[tree].map(history.name)) selecting \(model.selectedTab[tree].map(history.name) ?? "nil")")
     }
   }
 
@@ -378,6 +392,7 @@ struct Checks {
         }
         pendingLost = 0
         previous = event.sequenceNumber
+        if history.containerIDs.contains(event.controller) { continue }  // a built-in container: no recorder to compare with
         guard let controller = history.indexByID[event.controller], let position = index[controller]?[EventKey(event)] else {
           fail(.subscriber, "\(label): received \(describe(event)), which its controller never emitted")
           break

@@ -21,12 +21,18 @@ struct History: Sendable {
   var watched: [(TransactionID, Bool?)]
   /// Controllers whose post-setup events come from outside any transaction (strangers).
   var strangers: Set<Int>
+  /// Controllers inside built-in containers: not replayed on the model.
+  var containerScoped: Set<Int>
+  /// The built-in containers themselves (no recorder): tree subscribers may see their events.
+  var containerIDs: Set<ControllerID>
+  /// Their names, for messages.
+  var containerNames: [ControllerID: String]
   var others: [(role: Subscription.Role, controller: Int, isTree: Bool, events: [LifecycleEvent])]
 
   func name(_ index: Int) -> String { names[index] }
   func name(_ id: ControllerID?) -> String {
     guard let id else { return "nil" }
-    return indexByID[id].map { names[$0] } ?? "\(id)"
+    return indexByID[id].map { names[$0] } ?? containerNames[id] ?? "\(id)"
   }
 }
 
@@ -43,7 +49,13 @@ extension Model {
       node.appearance.state = controller.node.appearanceState
       return node
     }
-    return Model(nodes: nodes, ids: world.controllers.map(\.node.id))
+    var model = Model(nodes: nodes, ids: world.controllers.map(\.node.id))
+    model.stacks = world.navigations.map { $0.viewControllers.compactMap { world.indexByID[$0.node.id] } }
+    model.navigationIDs = world.navigations.map(\.node.id)
+    model.tabList = world.tabs.map { $0.viewControllers.compactMap { world.indexByID[$0.node.id] } }
+    model.selectedTab = world.tabs.map { $0.selectedViewController.flatMap { world.indexByID[$0.node.id] } }
+    model.tabIDs = world.tabs.map(\.node.id)
+    return model
   }
 }
 

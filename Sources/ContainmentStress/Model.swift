@@ -33,6 +33,13 @@ struct Model: Sendable {
 
   var nodes: [Node]
   let ids: [ControllerID]
+  /// Built-in containers, per tree: each navigation stack (root first) and
+  /// its controller's id; each tab controller's tabs, selection and id.
+  var stacks: [[Int]] = []
+  var navigationIDs: [ControllerID] = []
+  var tabList: [[Int]] = []
+  var selectedTab: [Int?] = []
+  var tabIDs: [ControllerID] = []
 
   /// Events the steps produced, per controller, in order.
   var emitted: [Int: [LifecycleEvent.Kind]] = [:]
@@ -173,6 +180,84 @@ struct Model: Sendable {
     deliverDid(pass)
   }
 
+  // MARK: Built-in containers
+
+  /// `NavigationController.changeStack`: removed `willMove(nil)`, added
+  /// `willMove(nav)`, old top `viewWillDisappear`, new top `viewWillAppear`,
+  /// `viewIsAppearing`, old top `viewDidDisappear`, new top `viewDidAppear`,
+  /// removed `didMove(nil)`, added `didMove(nav)` (the navigation controller is
+  /// always on screen in the world, and every view is loaded at setup).
+  private mutating func changeStack(tree: Int, _ change: ModelStep.StackChange, animated: Bool) throws(Refusal) {
+    let old = stacks[tree]
+    let new: [Int]
+    switch change {
+    case .push(let leaf):
+      guard !old.contains(leaf) else { throw Refusal(description: "#\(leaf) is already on the stack") }
+      new = old + [leaf]
+    case .pop:
+      guard old.count >= 2 else { throw Refusal(description: "cannot pop the root") }
+      new = Array(old.dropLast())
+    case .popTo(let leaf):
+      guard let position = old.firstIndex(of: leaf) else { throw Refusal(description: "#\(leaf) is not on the stack") }
+      new = Array(old[...position])
+    case .popToRoot:
+      guard let root = old.first else { throw Refusal(description: "empty stack") }
+      new = [root]
+    case .set(let list):
+      new = list
+    }
+    guard !new.isEmpty || old.isEmpty, Set(new).count == new.count else { throw Refusal(description: "bad stack") }
+    let removed = old.filter { !new.contains($0) }, added = new.filter { !old.contains($0) }
+    for child in added where stacks.contains(where: { $0.contains(child) }) || tabList.contains(where: { $0.contains(child) }) {
+      throw Refusal(description: "#\(child) is on another stack or has another parent")
+    }
+    for child in removed { emit(child, .willMove(toParent: nil)) }
+    for child in added { emit(child, .willMove(toParent: navigationIDs[tree])) }
+    let oldTop = old.last, newTop = new.last
+    var pass = Pass(animated: animated)
+    if oldTop != newTop {
+      if let oldTop, nodes[oldTop].installed { begin(&pass, [oldTop], appearing: false) }
+      if let newTop {
+        nodes[newTop].installed = true
+        begin(&pass, [newTop], appearing: true)
+      }
+    }
+    deliverWill(pass)
+    deliverIsAppearing(pass)
+    for child in old + added where child != newTop { nodes[child].installed = false }
+    stacks[tree] = new
+    deliverDid(pass)
+    for child in removed { emit(child, .didMove(toParent: nil)) }
+    for child in added { emit(child, .didMove(toParent: navigationIDs[tree])) }
+  }
+
+  /// `TabBarController.switchSelection` (SPEC B2): new `viewWillAppear`, old
+  /// `viewWillDisappear`, new `viewIsAppearing`, old `viewDidDisappear`, new
+  /// `viewDidAppear`; nothing when the selection does not change.
+  private mutating func switchTab(tree: Int, to new: Int) {
+    let old = selectedTab[tree]
+    selectedTab[tree] = new
+    var appearing = Pass(animated: false), disappearing = Pass(animated: false)
+    var changed = false
+    if !nodes[new].installed {
+      nodes[new].installed = true
+      begin(&appearing, [new], appearing: true)
+      changed = true
+    }
+    let leaving = old.flatMap { $0 != new && nodes[$0].installed ? $0 : nil }
+    if let leaving {
+      begin(&disappearing, [leaving], appearing: false)
+      changed = true
+    }
+    guard changed else { return }
+    deliverWill(appearing)
+    deliverWill(disappearing)
+    deliverIsAppearing(appearing)
+    if let leaving { nodes[leaving].installed = false }
+    deliverDid(disappearing)
+    deliverDid(appearing)
+  }
+
   // MARK: Steps
 
   /// Why a step cannot run in the model's current state (the runtime must
@@ -284,6 +369,28 @@ struct Model: Sendable {
         begin(&pass, Array(forwardingTargets(from: child).dropFirst()), appearing: appearing)
       }
       deliverWill(pass)
+
+    case .navigation(let tree, let change, let animated):
+      try changeStack(tree: tree, change, animated: animated)
+
+    case .tabs(let tree, .select(let index)):
+      guard tabList[tree].indices.contains(index) else { throw Refusal(description: "tab index \(index) out of range") }
+      switchTab(tree: tree, to: tabList[tree][index])
+
+    case .tabs(let tree, .set(let tabs, let selected)):
+      guard tabs.indices.contains(selected), Set(tabs).count == tabs.count else { throw Refusal(description: "bad tabs") }
+      let old = tabList[tree]
+      let removed = old.filter { !tabs.contains($0) }, added = tabs.filter { !old.contains($0) }
+      for child in added where tabList.contains(where: { $0.contains(child) }) || stacks.contains(where: { $0.contains(child) }) {
+        throw Refusal(description: "#\(child) has another parent")
+      }
+      for child in removed { emit(child, .willMove(toParent: nil)) }
+      for child in added { emit(child, .willMove(toParent: tabIDs[tree])) }
+      tabList[tree] = tabs
+      switchTab(tree: tree, to: tabs[selected])
+      for child in removed { nodes[child].installed = false }
+      for child in removed { emit(child, .didMove(toParent: nil)) }
+      for child in added { emit(child, .didMove(toParent: tabIDs[tree])) }
 
     case .end(let child):
       let animated = nodes[child].appearance.animated

@@ -25,6 +25,44 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
   /// `child.beginAppearanceTransition` / `endAppearanceTransition` (SPEC A3, A4).
   case begin(child: Int, appearing: Bool, animated: Bool)
   case end(child: Int)
+  /// A navigation stack change on tree `tree`'s `NavigationController` (SPEC N1–N5, CONTAINERS.md §2).
+  case navigation(tree: Int, change: StackChange, animated: Bool)
+  /// A tab controller change on tree `tree` (SPEC B1–B3, CONTAINERS.md §4).
+  case tabs(tree: Int, change: TabChange)
+
+  enum StackChange: Sendable, Hashable, CustomStringConvertible {
+    case push(Int), pop, popTo(Int), popToRoot, set([Int])
+
+    var description: String {
+      switch self {
+      case .push(let c): "push(#\(c))"
+      case .pop: "pop"
+      case .popTo(let c): "popTo(#\(c))"
+      case .popToRoot: "popToRoot"
+      case .set(let list): "setViewControllers(\(list.map { "#\($0)" }.joined(separator: ", ")))"
+      }
+    }
+  }
+
+  enum TabChange: Sendable, Hashable, CustomStringConvertible {
+    case select(index: Int)
+    case set(tabs: [Int], selected: Int)
+
+    var description: String {
+      switch self {
+      case .select(let index): "select(\(index))"
+      case .set(let tabs, let selected): "setViewControllers(\(tabs.map { "#\($0)" }.joined(separator: ", ")); selected \(selected))"
+      }
+    }
+  }
+
+  /// Steps of the built-in containers: such a request may change nothing and leave no event.
+  var mayLeaveNoEvent: Bool {
+    switch self {
+    case .navigation, .tabs: true
+    default: false
+    }
+  }
 
   struct BatchIntent: Sendable, Hashable {
     var child: Int
@@ -45,6 +83,8 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
       "batch(#\(p): \(intents.map { "\($0.appearing ? "+" : "-")#\($0.child)" }.joined(separator: " ")))"
     case .begin(let c, let appearing, _): "begin(#\(c), \(appearing))"
     case .end(let c): "end(#\(c))"
+    case .navigation(let tree, let change, _): "navigation\(tree).\(change)"
+    case .tabs(let tree, let change): "tabs\(tree).\(change)"
     }
   }
 }

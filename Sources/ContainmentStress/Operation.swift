@@ -45,6 +45,16 @@ struct Operation: Sendable, CustomStringConvertible {
 enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   case add, move, oppositeMoves, remove, install, uninstall, transition, batch
   case manualAppearance, toggleContainer, nested, misuse
+  // Built-in containers (ContainerKinds.swift): not replayed on the model.
+  case push, pop, popTo, popToRoot, setStack, selectTab, setTabIndex, setTabs, traitFlip, showColumn
+
+  /// Kinds whose transactions are checked for grammar, invariants and leaks only.
+  var isContainerKind: Bool {
+    switch self {
+    case .push, .pop, .popTo, .popToRoot, .setStack, .selectTab, .setTabIndex, .setTabs, .traitFlip, .showColumn: true
+    default: false
+    }
+  }
 }
 
 /// A snapshot of the links, read once per generated operation.

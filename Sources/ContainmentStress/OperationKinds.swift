@@ -15,6 +15,16 @@ enum OperationKinds {
     ToggleContainerKind(),
     NestedKind(),
     MisuseKind(),
+    PushKind(),
+    PopKind(name: .pop),
+    PopToKind(),
+    PopKind(name: .popToRoot),
+    SetStackKind(),
+    SelectTabKind(name: .selectTab),
+    SelectTabKind(name: .setTabIndex),
+    SetTabsKind(),
+    TraitFlipKind(),
+    ShowColumnKind(),
   ]
 
   static func kind(_ name: OperationKindName) -> any OperationKind {

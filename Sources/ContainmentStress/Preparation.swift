@@ -67,6 +67,8 @@ extension World {
       if operation.variant == 2, installed { try? await container.view.removeFromSuperview() }
     case .misuse:
       break
+    case .push, .pop, .popTo, .popToRoot, .setStack, .selectTab, .setTabIndex, .setTabs, .traitFlip, .showColumn:
+      break  // container operations: the runtime decides (their preconditions are not modelled)
     }
   }
 }

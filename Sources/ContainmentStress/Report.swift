@@ -84,7 +84,7 @@ struct Report {
       lines.append("             \(pad(kind.rawValue, 17)) \(pad("\(count.total)", 6, left: true)) \(pad("\(count.succeeded)", 10, left: true)) \(pad("\(count.failed)", 8, left: true)) \(pad("\(count.cancelled)", 10, left: true))")
     }
     lines.append("events       \(events) recorded; \(subscribers) other subscribers got \(subscriberEvents), lost \(lostEvents) in \(lostMarkers) exact markers, \(lagged) disconnected for lag")
-    lines.append("checks       \(quiescentChecks) quiescent invariant checks; \(replayed) transactions replayed on the model; hook grammar, hook logs, subscribers, expected errors, leaks")
+    lines.append("checks       \(quiescentChecks) quiescent invariant checks; \(replayed) transactions replayed on the model; hook grammar, hook logs, subscribers, expected errors, leaks (split: grammar only)")
     if findings.isEmpty {
       lines.append("findings     none")
     } else {

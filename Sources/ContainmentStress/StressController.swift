@@ -38,6 +38,7 @@ actor StressController: ViewController {
   func viewWillDisappear(_ animated: Bool) async { record(.viewWillDisappear(animated: animated)) }
   func viewDidDisappear(_ animated: Bool) async { record(.viewDidDisappear(animated: animated)) }
   func viewDidMove(toParent parent: (any ViewController)?) async { record(.didMove(toParent: parent?.node.id)) }
+  func traitCollectionDidChange(_ previous: TraitCollection?) async { record(.traitCollectionDidChange(traitCollection)) }
 
   func viewWillMove(toParent parent: (any ViewController)?) async {
     record(.willMove(toParent: parent?.node.id))

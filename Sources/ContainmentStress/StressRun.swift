@@ -146,8 +146,15 @@ enum StressRun {
       records: run.records.withLock { $0 },
       watched: run.watched.withLock { $0 }.map { ($0.0, $0.1()) },
       strangers: Set(world.strangers),
+      containerScoped: world.containerScoped,
+      containerIDs: Set((world.navigations as [any ViewController] + world.tabs + world.splits).map(\.node.id)),
+      containerNames: Dictionary(uniqueKeysWithValues: (world.navigations as [any ViewController] + world.tabs + world.splits).map { ($0.node.id, $0.node.name) }),
       others: subscribers.others.map { ($0.role, $0.controller, $0.isTree, $0.events) })
     var references = world.controllers.map { WeakReference($0, label: $0.node.name) }
+    for container in world.navigations as [any ViewController] + world.tabs + world.splits {
+      references.append(WeakReference(container, label: container.node.name))
+      if let view = container.viewIfLoaded { references.append(WeakReference(view, label: "\(container.node.name).view")) }
+    }
     references += world.windows.enumerated().map { WeakReference($1, label: "window \($0)") }
     references.append(WeakReference(world.doomedWindow, label: "doomed window"))
     references += world.controllers.compactMap { controller in controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") } }

@@ -71,6 +71,18 @@ final class Watchdog: Sendable {
       let children = controller.children.map(\.node.name).joined(separator: ",")
       lines.append("  \(controller.node.name): parent \(parent), children [\(children)], \(controller.node.appearanceState), view \(controller.viewIfLoaded?.superview == nil ? "detached" : "installed")")
     }
+    lines.append("queues held or with pending requests:")
+    var queues: [String] = []
+    let world = run.world
+    for node in world.controllers.map(\.node) + (world.navigations as [any ViewController] + world.tabs + world.splits).map(\.node) {
+      let queue = node.queueSnapshot
+      if queue.isHeld || queue.pending > 0 { queues.append("  \(queue)") }
+    }
+    for (tree, window) in run.world.windows.enumerated() {
+      let queue = window.queueSnapshot
+      if queue.isHeld || queue.pending > 0 { queues.append("  window of tree \(tree) (R\(tree)): \(queue)") }
+    }
+    lines += queues.isEmpty ? ["  none"] : queues
     lines.append("seed: 0x\(String(options.seed, radix: 16))")
     let completed = run.completed
     let violations = run.findings.withLock { $0.count }

@@ -23,6 +23,22 @@ final class World: Sendable {
   let doomedWindow: Window
   let environment: ContainmentEnvironment
   let indexByID: [ControllerID: Int]
+  /// Built-in containers, one of each per tree, installed under the tree's
+  /// root (ContainerKinds.swift). Not `StressController`s: their children are.
+  let navigations: [NavigationController]
+  let tabs: [TabBarController]
+  let splits: [SplitViewController]
+  /// Per tree: keeps `setStack` apart from the other requests on that stack (ContainerKinds.swift).
+  let stackGates: [StackGate]
+  /// Leaves that live only on navigation stacks (a pool shared by every tree's stack).
+  let stackLeaves: [Int]
+  /// Per tree: the tab leaves of that tree's tab controller (always all of them).
+  let tabLeaves: [[Int]]
+  /// Per tree: the split's primary and secondary columns.
+  let splitColumns: [(primary: Int, secondary: Int)]
+  /// The split columns: checked for grammar, hook logs, subscribers,
+  /// invariants and leaks, not replayed on the model (stack and tab leaves are).
+  let containerScoped: Set<Int>
 
   init(options: Options, environment: ContainmentEnvironment) {
     var controllers: [StressController] = []
@@ -43,6 +59,21 @@ final class World: Sendable {
       for leaf in 0..<options.leavesPerTree { autoLeaves.append(make("L\(tree).\(leaf)")) }
       for leaf in 0..<options.manualLeavesPerTree { manualLeaves.append(make("N\(tree).\(leaf)")) }
     }
+    var stackLeaves: [Int] = [], tabLeaves: [[Int]] = [], splitColumns: [(primary: Int, secondary: Int)] = []
+    for tree in 0..<options.trees {
+      for leaf in 0..<3 { stackLeaves.append(make("V\(tree).\(leaf)")) }
+      tabLeaves.append((0..<3).map { make("T\(tree).\($0)") })
+      splitColumns.append((make("P\(tree)"), make("Q\(tree)")))
+    }
+    self.stackLeaves = stackLeaves
+    self.tabLeaves = tabLeaves
+    self.splitColumns = splitColumns
+    containerScoped = Set(splitColumns.flatMap { [$0.primary, $0.secondary] })
+    navigations = (0..<options.trees).map { NavigationController(name: "Nav\($0)", transitionDuration: .milliseconds(1)) }
+    tabs = (0..<options.trees).map { TabBarController(name: "Tabs\($0)") }
+    splits = (0..<options.trees).map { SplitViewController(name: "Split\($0)") }
+    stackGates = (0..<options.trees).map { _ in StackGate() }
+    for container in navigations as [any ViewController] + tabs + splits { container.node.environment = environment }
     strangers = [make("S0"), make("S1")]
     doomedRoot = make("D")
     doomedLeaf = make("DL")
@@ -105,6 +136,7 @@ final class World: Sendable {
       }
       try await self[container].commit(batch)
     }
+    try await setUpContainers()
     try await doomedWindow.setRootViewController(self[doomedRoot])
     try await install(self[doomedLeaf], in: self[doomedRoot])
     try await doomedWindow.tearDown()
@@ -138,6 +170,7 @@ final class World: Sendable {
     for container in autoContainers where !model.nodes[container].installed {
       try await self[container].view.removeFromSuperview()
     }
+    try await setUpContainers()
     try await doomedWindow.setRootViewController(self[doomedRoot])
     try await install(self[doomedLeaf], in: self[doomedRoot])
     try await doomedWindow.tearDown()
@@ -155,6 +188,7 @@ final class World: Sendable {
   func tearDown() async {
     for controller in controllers { controller.armed.withLock { $0 = nil } }
     for window in windows { try? await window.tearDown() }
+    for container in navigations as [any ViewController] + tabs + splits { await container.tearDown() }
     for controller in controllers { await controller.tearDown() }
   }
 }

@@ -1,0 +1,470 @@
+import Containment
+
+// Built-in containers (SPEC §5, CONTAINERS.md): each tree's root also holds a
+// `NavigationController`, a `TabBarController` and a `SplitViewController`.
+// Stack leaves (`V`) move between the navigation stacks of every tree; tab
+// leaves (`T`) stay with their tree's tab controller; the split's columns
+// (`P`, `Q`) are fixed, and the window's trait flips collapse and expand it.
+//
+// Navigation and tab transactions are replayed on the model like the others
+// (`Model.changeStack`, `Model.switchTab`: SPEC N2–N5, B2). The split's are
+// NOT (its collapses run as transactions of their own, started by trait
+// changes): the split columns are checked for hook grammar, hook log =
+// stream, subscribers, quiescent invariants (the trees' `checkInvariants`
+// walks them) and leaks only; the report's checks line says so
+// (`split: grammar only`). Trait changes themselves are window transactions
+// that change no link: the replay leaves their `traitCollectionDidChange`
+// events out. Expected errors of container misuse are checked where the
+// outcome is certain.
+
+extension World {
+  /// Installs the three containers under every tree's root and fills them.
+  func setUpContainers() async throws {
+    for tree in 0..<windows.count {
+      let root = self[roots[tree]]
+      for container in [navigations[tree], tabs[tree], splits[tree]] as [any ViewController] {
+        try await root.addChild(container)
+        try await root.view.addSubview(await container.view)
+        await container.didMove(toParent: root)
+      }
+      try await navigations[tree].setViewControllers([self[stackLeaves[tree * 3]]], animated: false)
+      try await tabs[tree].setViewControllers(tabLeaves[tree].map { self[$0] }, selectedIndex: 0)
+      try await splits[tree].setViewControllers(primary: self[splitColumns[tree].primary], secondary: self[splitColumns[tree].secondary])
+    }
+  }
+
+  /// The tree whose root is world index `root`.
+  func tree(ofRoot root: Int) -> Int { roots.firstIndex(of: root) ?? 0 }
+}
+
+/// Why `setStack` runs alone on its stack: a reorder that keeps the set and
+/// the top (`[A, B, C]` → `[B, A, C]`) changes the stack without a single
+/// event, so the replay could not place it among concurrent requests on the
+/// same stack (a later `pop` would reveal a different controller). Under the
+/// gate the harness reads the stack it is about to change (no other request on
+/// that stack is in flight, and no other stack can take its children) and
+/// turns such a reorder into one that changes the top. Every other eventless
+/// container request (popTo the top, popToRoot of a root, re-selecting the
+/// selected tab, setTabs with the selected tab) changes nothing the model
+/// holds, so the replay may skip it.
+final class StackGate: Sendable {
+  private let state = Locked((shared: 0, exclusive: false, writersWaiting: 0))
+
+  /// False if the task was cancelled while waiting (then it did not enter).
+  func enter(exclusive: Bool) async -> Bool {
+    if exclusive { state.withLock { $0.writersWaiting += 1 } }
+    defer { if exclusive { state.withLock { $0.writersWaiting -= 1 } } }
+    while true {
+      let entered = state.withLock { gate -> Bool in
+        if gate.exclusive { return false }
+        if exclusive {
+          guard gate.shared == 0 else { return false }
+          gate.exclusive = true
+        } else {
+          guard gate.writersWaiting == 0 else { return false }
+          gate.shared += 1
+        }
+        return true
+      }
+      if entered { return true }
+      if Task.isCancelled { return false }
+      try? await Task.sleep(for: .microseconds(100))
+    }
+  }
+
+  func leave(exclusive: Bool) {
+    state.withLock { gate in
+      if exclusive { gate.exclusive = false } else { gate.shared -= 1 }
+    }
+  }
+}
+
+/// Runs `body` inside tree `tree`'s stack gate.
+private func gated(_ run: Run, tree: Int, exclusive: Bool, _ body: () async -> Outcome) async -> Outcome {
+  let gate = run.world.stackGates[tree]
+  guard await gate.enter(exclusive: exclusive) else { return .cancelled }
+  defer { gate.leave(exclusive: exclusive) }
+  return await body()
+}
+
+/// Reports a misuse that did not throw the error SPEC §8 / CONTAINERS.md name.
+private func expect(_ run: Run, _ operation: Operation, _ what: String, _ matches: (ContainmentError) -> Bool, _ body: () async throws -> Void) async -> Outcome {
+  do {
+    try await body()
+    run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): \(what) was not thrown", operations: [operation.id]))
+    return .succeeded
+  } catch let error as ContainmentError {
+    if !matches(error) {
+      run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): expected \(what), got \(error)", operations: [operation.id]))
+    }
+    return .failed("\(error)")
+  } catch {
+    return outcome(of: error)
+  }
+}
+
+/// `push` of a stack leaf (variant 1: animated; variant 2: push a tab leaf,
+/// which has another kind of parent: `alreadyChild`, never a move; variant 3:
+/// the pushed leaf pops it again from its `willMove` hook).
+struct PushKind: OperationKind {
+  let name = OperationKindName.push
+  let weight = 4
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    let tree = rng.below(world.windows.count)
+    if rng.chance(0.1) {
+      return Operation(id: id, kind: name, targets: [world.roots[tree], rng.pick(world.tabLeaves[rng.below(world.windows.count)])!], variant: 2)
+    }
+    let free = world.stackLeaves.filter { world[$0].parent == nil }
+    guard let leaf = rng.pick(free.isEmpty ? world.stackLeaves : free) else { return nil }
+    return Operation(id: id, kind: name, targets: [world.roots[tree], leaf], variant: rng.chance(0.15) ? 3 : rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    await gated(run, tree: run.world.tree(ofRoot: operation.targets[0]), exclusive: false) {
+      operation.variant == 3 ? await pushThenPopFromHook(operation, run: run) : await stackRequest(operation, run: run)
+    }
+  }
+
+  /// Variant 3: the pushed leaf's `willMove(toParent: nav)` hook asks the same
+  /// stack to `pop` (a nested request, SPEC R2: queued behind the push, a
+  /// pending handle). The operation waits for the pop before it leaves the
+  /// stack gate, and the hook acts only while the operation runs and only for
+  /// this stack, so no request on the stack escapes the gate.
+  private func pushThenPopFromHook(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let tree = world.tree(ofRoot: operation.targets[0])
+    let navigation = world.navigations[tree]
+    let leaf = world[operation.targets[1]]
+    let nested = Locked<TransactionHandle<any ViewController>?>(nil)
+    let active = Locked(true)
+    let navigationID = navigation.node.id
+    leaf.armed.withLock {
+      $0 = { parent in
+        guard active.withLock({ $0 }), parent.node.id == navigationID, nested.withLock({ $0 == nil }) else { return }
+        let pop = Operation(id: run.nextOperationID(), kind: .pop, targets: [operation.targets[0]])
+        let start = run.now()
+        var result = Outcome.succeeded
+        do {
+          let handle = try await navigation.pop(animated: false)
+          run.register(handle.id, [.navigation(tree: tree, change: .pop, animated: false)], operation: operation.id)
+          nested.withLock { $0 = handle }
+        } catch {
+          result = outcome(of: error)
+        }
+        run.record(OperationRecord(operation: pop, summary: "from a hook: \(run.describe(pop))", start: start, end: run.now(), outcome: result, nested: true))
+      }
+    }
+    var result = Outcome.succeeded
+    do {
+      let handle = try await navigation.push(leaf, animated: false)
+      run.register(handle.id, [.navigation(tree: tree, change: .push(operation.targets[1]), animated: false)], operation: operation.id)
+      _ = try await handle.value
+    } catch {
+      result = outcome(of: error)
+    }
+    active.withLock { $0 = false }
+    leaf.armed.withLock { $0 = nil }
+    if let handle = nested.withLock({ $0 }) {
+      // Not cancellable: the pop must be over before the gate is left.
+      await Task { _ = try? await handle.value }.value
+    }
+    return result
+  }
+
+  private func stackRequest(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let navigation = world.navigations[world.tree(ofRoot: operation.targets[0])]
+    let leaf = world[operation.targets[1]]
+    if operation.variant == 2 {
+      return await expect(run, operation, "alreadyChild", { if case .alreadyChild = $0 { true } else { false } }) {
+        _ = try await navigation.push(leaf, animated: false)
+      }
+    }
+    do {
+      let handle = try await navigation.push(leaf, animated: operation.variant == 1)
+      run.register(handle.id, [.navigation(tree: world.tree(ofRoot: operation.targets[0]), change: .push(operation.targets[1]), animated: operation.variant == 1)], operation: operation.id)
+      _ = try await handle.value
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// `pop`, `popToRoot` (variant 1: animated).
+struct PopKind: OperationKind {
+  let name: OperationKindName
+  let weight = 3
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    Operation(id: id, kind: name, targets: [world.roots[rng.below(world.windows.count)]], variant: rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    await gated(run, tree: run.world.tree(ofRoot: operation.targets[0]), exclusive: false) { await stackRequest(operation, run: run) }
+  }
+
+  private func stackRequest(_ operation: Operation, run: Run) async -> Outcome {
+    let navigation = run.world.navigations[run.world.tree(ofRoot: operation.targets[0])]
+    do {
+      let tree = run.world.tree(ofRoot: operation.targets[0]), animated = operation.variant == 1
+      if name == .pop {
+        let handle = try await navigation.pop(animated: animated)
+        run.register(handle.id, [.navigation(tree: tree, change: .pop, animated: animated)], operation: operation.id)
+        _ = try await handle.value
+      } else {
+        let handle = try await navigation.popToRoot(animated: animated)
+        run.register(handle.id, [.navigation(tree: tree, change: .popToRoot, animated: animated)], operation: operation.id)
+        _ = try await handle.value
+      }
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// `popTo` a controller on the stack (or, variant 2, a stranger: `notOnStack`).
+struct PopToKind: OperationKind {
+  let name = OperationKindName.popTo
+  let weight = 3
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    let tree = rng.below(world.windows.count)
+    if rng.chance(0.1) { return Operation(id: id, kind: name, targets: [world.roots[tree], rng.pick(world.strangers)!], variant: 2) }
+    let stack = world.navigations[tree].viewControllers.compactMap { world.indexByID[$0.node.id] }
+    guard let leaf = rng.pick(stack.isEmpty ? world.stackLeaves : stack) else { return nil }
+    return Operation(id: id, kind: name, targets: [world.roots[tree], leaf], variant: rng.chance(0.15) ? 3 : rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    await gated(run, tree: run.world.tree(ofRoot: operation.targets[0]), exclusive: false) {
+      operation.variant == 3 ? await pushThenPopFromHook(operation, run: run) : await stackRequest(operation, run: run)
+    }
+  }
+
+  /// Variant 3: the pushed leaf's `willMove(toParent: nav)` hook asks the same
+  /// stack to `pop` (a nested request, SPEC R2: queued behind the push, a
+  /// pending handle). The operation waits for the pop before it leaves the
+  /// stack gate, and the hook acts only while the operation runs and only for
+  /// this stack, so no request on the stack escapes the gate.
+  private func pushThenPopFromHook(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let tree = world.tree(ofRoot: operation.targets[0])
+    let navigation = world.navigations[tree]
+    let leaf = world[operation.targets[1]]
+    let nested = Locked<TransactionHandle<any ViewController>?>(nil)
+    let active = Locked(true)
+    let navigationID = navigation.node.id
+    leaf.armed.withLock {
+      $0 = { parent in
+        guard active.withLock({ $0 }), parent.node.id == navigationID, nested.withLock({ $0 == nil }) else { return }
+        let pop = Operation(id: run.nextOperationID(), kind: .pop, targets: [operation.targets[0]])
+        let start = run.now()
+        var result = Outcome.succeeded
+        do {
+          let handle = try await navigation.pop(animated: false)
+          run.register(handle.id, [.navigation(tree: tree, change: .pop, animated: false)], operation: operation.id)
+          nested.withLock { $0 = handle }
+        } catch {
+          result = outcome(of: error)
+        }
+        run.record(OperationRecord(operation: pop, summary: "from a hook: \(run.describe(pop))", start: start, end: run.now(), outcome: result, nested: true))
+      }
+    }
+    var result = Outcome.succeeded
+    do {
+      let handle = try await navigation.push(leaf, animated: false)
+      run.register(handle.id, [.navigation(tree: tree, change: .push(operation.targets[1]), animated: false)], operation: operation.id)
+      _ = try await handle.value
+    } catch {
+      result = outcome(of: error)
+    }
+    active.withLock { $0 = false }
+    leaf.armed.withLock { $0 = nil }
+    if let handle = nested.withLock({ $0 }) {
+      // Not cancellable: the pop must be over before the gate is left.
+      await Task { _ = try? await handle.value }.value
+    }
+    return result
+  }
+
+  private func stackRequest(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let navigation = world.navigations[world.tree(ofRoot: operation.targets[0])]
+    let leaf = world[operation.targets[1]]
+    if operation.variant == 2 {
+      return await expect(run, operation, "notOnStack", { if case .notOnStack = $0 { true } else { false } }) {
+        _ = try await navigation.popTo(leaf, animated: false)
+      }
+    }
+    do {
+      let handle = try await navigation.popTo(leaf, animated: operation.variant == 1)
+      run.register(handle.id, [.navigation(tree: world.tree(ofRoot: operation.targets[0]), change: .popTo(operation.targets[1]), animated: operation.variant == 1)], operation: operation.id)
+      _ = try await handle.value
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// `setViewControllers` on a stack: 1–3 stack leaves, in any order, some of
+/// them perhaps on another tree's stack (`alreadyOnStack`). Variant 1: animated.
+struct SetStackKind: OperationKind {
+  let name = OperationKindName.setStack
+  let weight = 3
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    let tree = rng.below(world.windows.count)
+    let own = world.navigations[tree].viewControllers.compactMap { world.indexByID[$0.node.id] }
+    let candidates = own + world.stackLeaves.filter { world[$0].parent == nil }
+    var chosen: [Int] = []
+    for _ in 0..<(1 + rng.below(3)) {
+      guard let leaf = rng.pick(candidates.isEmpty || rng.chance(0.05) ? world.stackLeaves : candidates) else { break }
+      if !chosen.contains(leaf) { chosen.append(leaf) }
+    }
+    guard !chosen.isEmpty else { return nil }
+    return Operation(id: id, kind: name, targets: [world.roots[tree]] + chosen, variant: rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let navigation = world.navigations[world.tree(ofRoot: operation.targets[0])]
+    let tree = world.tree(ofRoot: operation.targets[0])
+    return await gated(run, tree: tree, exclusive: true) {
+      var list = Array(operation.targets.dropFirst())
+      let current = navigation.viewControllers.compactMap { world.indexByID[$0.node.id] }
+      if list.count > 1, Set(list) == Set(current), list.last == current.last, list != current { list.swapAt(0, list.count - 1) }
+      return await setStack(list, tree: tree, operation, run: run)
+    }
+  }
+
+  private func setStack(_ list: [Int], tree: Int, _ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let navigation = world.navigations[tree]
+    let stack: [any ViewController] = list.map { world[$0] }
+    do {
+      let handle = try await navigation.setViewControllers(stack, animated: operation.variant == 1)
+      run.register(handle.id, [.navigation(tree: tree, change: .set(list), animated: operation.variant == 1)], operation: operation.id)
+      _ = try await handle.value
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// A tab selection: `select(_:)` (the user path, `name == .selectTab`) or
+/// `setSelectedIndex(_:)` (the code path); variant 1: an index out of range
+/// (`tabIndexOutOfRange`).
+struct SelectTabKind: OperationKind {
+  let name: OperationKindName
+  let weight = 4
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    let tree = rng.below(world.windows.count)
+    let outOfRange = rng.chance(0.1)
+    let index = outOfRange ? world.tabLeaves[tree].count + rng.below(2) : rng.below(world.tabLeaves[tree].count)
+    // targets: the tree's root, then the index as a plain number (not a controller).
+    return Operation(id: id, kind: name, targets: [world.roots[tree]], variant: outOfRange ? 1 + 2 * index : 2 * index)
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let tabs = run.world.tabs[run.world.tree(ofRoot: operation.targets[0])]
+    let index = operation.variant / 2
+    if operation.variant % 2 == 1 {
+      return await expect(run, operation, "tabIndexOutOfRange", { if case .tabIndexOutOfRange = $0 { true } else { false } }) {
+        if name == .selectTab { _ = try await tabs.select(index) } else { _ = try await tabs.setSelectedIndex(index) }
+      }
+    }
+    do {
+      let step = ModelStep.tabs(tree: run.world.tree(ofRoot: operation.targets[0]), change: .select(index: index))
+      if name == .selectTab {
+        let handle = try await tabs.select(index)
+        run.register(handle.id, [step], operation: operation.id)
+        _ = try await handle.value
+      } else {
+        let handle = try await tabs.setSelectedIndex(index)
+        run.register(handle.id, [step], operation: operation.id)
+        _ = try await handle.value
+      }
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// `setViewControllers(_:selectedIndex:)` on a tab controller: its own tabs,
+/// in their order, with any selected index.
+struct SetTabsKind: OperationKind {
+  let name = OperationKindName.setTabs
+  let weight = 2
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    let tree = rng.below(world.windows.count)
+    // Always the tree's tabs in their order: a reorder keeping the selected
+    // tab would change the tabs without an event (see `StackGate`).
+    let leaves = world.tabLeaves[tree]
+    return Operation(id: id, kind: name, targets: [world.roots[tree]] + leaves, variant: rng.below(leaves.count))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let tabs = world.tabs[world.tree(ofRoot: operation.targets[0])]
+    do {
+      let handle = try await tabs.setViewControllers(operation.targets.dropFirst().map { world[$0] }, selectedIndex: operation.variant)
+      run.register(
+        handle.id, [.tabs(tree: world.tree(ofRoot: operation.targets[0]), change: .set(tabs: Array(operation.targets.dropFirst()), selected: operation.variant))],
+        operation: operation.id)
+      _ = try await handle.value
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// `window.setTraitCollection`: compact (variant 0) collapses the tree's
+/// split, regular (variant 1) expands it (SPEC S1–S2, D3).
+struct TraitFlipKind: OperationKind {
+  let name = OperationKindName.traitFlip
+  let weight = 1
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    // A window transaction: exclusive with every transaction of its tree.
+    Operation(id: id, kind: name, targets: [world.roots[rng.below(world.windows.count)]], variant: rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let window = run.world.windows[run.world.tree(ofRoot: operation.targets[0])]
+    do {
+      try await window.setTraitCollection(TraitCollection(horizontalSizeClass: operation.variant == 0 ? .compact : .regular))
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
+
+/// `split.show(.primary / .secondary)` (variant 0 / 1): push-like while collapsed.
+struct ShowColumnKind: OperationKind {
+  let name = OperationKindName.showColumn
+  let weight = 2
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    Operation(id: id, kind: name, targets: [world.roots[rng.below(world.windows.count)]], variant: rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let split = run.world.splits[run.world.tree(ofRoot: operation.targets[0])]
+    do {
+      _ = try await split.show(operation.variant == 0 ? .primary : .secondary).value
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
