@@ -138,16 +138,10 @@ extension NavigationController {
       try _validateStack(new, replacing: old)
       let decision = StackDecision(old: old, new: new)
       node._children = new
-      for controller in decision.added {
-        controller.node._parent = self
-        controller.node._isMovingToParent = true
-      }
-      for controller in decision.removed { controller.node._isMovingFromParent = true }
+      _link(decision)
       return decision
     }
-    for controller in decision.added { node.emit(.childAdded(controller.node.id), transaction: context.id) }
-    for controller in decision.removed { await controller.deliver(.willMove(toParent: nil), in: context) }
-    for controller in decision.added { await controller.deliver(.willMove(toParent: self), in: context) }
+    await announce(decision, in: context)
 
     let newTop = decision.newTop
     let topChanged = decision.topChanged

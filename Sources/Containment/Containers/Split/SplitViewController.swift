@@ -171,18 +171,12 @@ public actor SplitViewController: ViewController {
       let decision = StackDecision(old: old, new: [primary, secondary])
       let others = node._children.filter { child in !old.contains { $0 === child } }
       node._children = [primary, secondary] + others
-      for controller in decision.added {
-        controller.node._parent = self
-        controller.node._isMovingToParent = true
-      }
-      for controller in decision.removed { controller.node._isMovingFromParent = true }
+      _link(decision)
       state._value.primary = primary
       state._value.secondary = secondary
       return decision
     }
-    for controller in decision.added { node.emit(.childAdded(controller.node.id), transaction: context.id) }
-    for controller in decision.removed { await controller.deliver(.willMove(toParent: nil), in: context) }
-    for controller in decision.added { await controller.deliver(.willMove(toParent: self), in: context) }
+    await announce(decision, in: context)
 
     var leaving = AppearancePass(animated: false)
     TreeLock.withLock {

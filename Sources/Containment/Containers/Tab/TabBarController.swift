@@ -178,16 +178,10 @@ public actor TabBarController: ViewController {
       }
       let decision = StackDecision(old: old, new: controllers)
       node._children = controllers
-      for controller in decision.added {
-        controller.node._parent = self
-        controller.node._isMovingToParent = true
-      }
-      for controller in decision.removed { controller.node._isMovingFromParent = true }
+      _link(decision)
       return decision
     }
-    for controller in decision.added { node.emit(.childAdded(controller.node.id), transaction: context.id) }
-    for controller in decision.removed { await controller.deliver(.willMove(toParent: nil), in: context) }
-    for controller in decision.added { await controller.deliver(.willMove(toParent: self), in: context) }
+    await announce(decision, in: context)
     await switchSelection(to: controllers.isEmpty ? nil : controllers[selectedIndex], context: context)
     TreeLock.withLock {
       for controller in decision.removed {
