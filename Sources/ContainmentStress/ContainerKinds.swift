@@ -235,59 +235,13 @@ struct PopToKind: OperationKind {
     if rng.chance(0.1) { return Operation(id: id, kind: name, targets: [world.roots[tree], rng.pick(world.strangers)!], variant: 2) }
     let stack = world.navigations[tree].viewControllers.compactMap { world.indexByID[$0.node.id] }
     guard let leaf = rng.pick(stack.isEmpty ? world.stackLeaves : stack) else { return nil }
-    return Operation(id: id, kind: name, targets: [world.roots[tree], leaf], variant: rng.chance(0.15) ? 3 : rng.below(2))
+    return Operation(id: id, kind: name, targets: [world.roots[tree], leaf], variant: rng.below(2))
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     await gated(run, tree: run.world.tree(ofRoot: operation.targets[0]), exclusive: false) {
-      operation.variant == 3 ? await pushThenPopFromHook(operation, run: run) : await stackRequest(operation, run: run)
+      await stackRequest(operation, run: run)
     }
-  }
-
-  /// Variant 3: the pushed leaf's `willMove(toParent: nav)` hook asks the same
-  /// stack to `pop` (a nested request, SPEC R2: queued behind the push, a
-  /// pending handle). The operation waits for the pop before it leaves the
-  /// stack gate, and the hook acts only while the operation runs and only for
-  /// this stack, so no request on the stack escapes the gate.
-  private func pushThenPopFromHook(_ operation: Operation, run: Run) async -> Outcome {
-    let world = run.world
-    let tree = world.tree(ofRoot: operation.targets[0])
-    let navigation = world.navigations[tree]
-    let leaf = world[operation.targets[1]]
-    let nested = Locked<TransactionHandle<any ViewController>?>(nil)
-    let active = Locked(true)
-    let navigationID = navigation.node.id
-    leaf.armed.withLock {
-      $0 = { parent in
-        guard active.withLock({ $0 }), parent.node.id == navigationID, nested.withLock({ $0 == nil }) else { return }
-        let pop = Operation(id: run.nextOperationID(), kind: .pop, targets: [operation.targets[0]])
-        let start = run.now()
-        var result = Outcome.succeeded
-        do {
-          let handle = try await navigation.pop(animated: false)
-          run.register(handle.id, [.navigation(tree: tree, change: .pop, animated: false)], operation: operation.id)
-          nested.withLock { $0 = handle }
-        } catch {
-          result = outcome(of: error)
-        }
-        run.record(OperationRecord(operation: pop, summary: "from a hook: \(run.describe(pop))", start: start, end: run.now(), outcome: result, nested: true))
-      }
-    }
-    var result = Outcome.succeeded
-    do {
-      let handle = try await navigation.push(leaf, animated: false)
-      run.register(handle.id, [.navigation(tree: tree, change: .push(operation.targets[1]), animated: false)], operation: operation.id)
-      _ = try await handle.value
-    } catch {
-      result = outcome(of: error)
-    }
-    active.withLock { $0 = false }
-    leaf.armed.withLock { $0 = nil }
-    if let handle = nested.withLock({ $0 }) {
-      // Not cancellable: the pop must be over before the gate is left.
-      await Task { _ = try? await handle.value }.value
-    }
-    return result
   }
 
   private func stackRequest(_ operation: Operation, run: Run) async -> Outcome {
