@@ -73,7 +73,7 @@ enum HierarchyExclusion {
       }
       let mineBelow = chain.count { $0.governor._slot !== slot && governor._isAncestorOrSelf(of: $0.governor) }
       if slot.activeBelow > mineBelow { return nil }
-      return admit(governor)
+      return admit(governor, ancestors: ancestors)
     }
   }
 
@@ -89,7 +89,7 @@ enum HierarchyExclusion {
       guard governor._slot.activeBelow == 0, !ancestors.contains(where: { $0.running > 0 || $0.pending > 0 }) else {
         return nil
       }
-      return admit(governor)
+      return admit(governor, ancestors: ancestors)
     }) {
       return admission
     }
@@ -131,7 +131,7 @@ enum HierarchyExclusion {
               waiter.isPending = false
               slot.pending -= 1
             }
-            return .admitted(admit(governor))
+            return .admitted(admit(governor, ancestors: ancestors))
           }
           if let immediate { continuation.resume(returning: immediate) }
         }
@@ -151,10 +151,9 @@ enum HierarchyExclusion {
     }
   }
 
-  /// Under the link lock.
-  private static func admit(_ governor: Governor) -> Admission {
+  /// Under the link lock, with `ancestors` read in the same critical section.
+  private static func admit(_ governor: Governor, ancestors: [HierarchySlot]) -> Admission {
     let slot = governor._slot
-    let ancestors = governor._ancestorSlots()
     slot.running += 1
     for ancestor in ancestors { ancestor.activeBelow += 1 }
     return Admission(slot: slot, ancestors: ancestors)

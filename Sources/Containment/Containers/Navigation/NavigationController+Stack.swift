@@ -148,17 +148,17 @@ extension NavigationController {
     if topChanged, let newTop, isViewLoaded { _ = await newTop.loadViewIfNeeded(in: context) }
 
     var pass = AppearancePass(animated: animated)
-    let (environment, onScreen) = TreeLock.withLock { () -> (ContainmentEnvironment, Bool) in
-      let environment = node._resolvedEnvironment()
+    let (environment, onScreen) = TreeLock.withLock { () -> (ContainmentEnvironment?, Bool) in
+      // The clock is needed only to animate.
+      let environment = animated ? node._resolvedEnvironment() : nil
       guard topChanged, let view = node._view else { return (environment, false) }
       let onScreen = view._window() != nil
       let oldTop = decision.oldTop
-      let reveals = decision.old.contains { $0 === newTop }
       if onScreen, let oldTop, _isInstalled(oldTop) {
         pass._begin(AppearancePass._forwardingTargets(from: oldTop), isAppearing: false)
       }
       if let newTop, newTop.node._view != nil {
-        _install(newTop, _contentPlacement(), below: reveals ? oldTop : nil)
+        _install(newTop, _contentPlacement(), below: decision.revealsNewTop ? oldTop : nil)
         if onScreen { pass._begin(AppearancePass._forwardingTargets(from: newTop), isAppearing: true) }
       }
       return (environment, onScreen)
@@ -173,11 +173,14 @@ extension NavigationController {
     await pass.deliverWill(in: context)
     await pass.deliverIsAppearing(in: context)
     var interrupted = false
-    if topChanged, animated, onScreen {
+    if topChanged, onScreen, let environment {
       interrupted = await Self.animate(for: transitionDuration, on: environment, animations: nil)
     }
     TreeLock.withLock {
-      for controller in decision.old + decision.added where controller !== newTop && _isInstalled(controller) {
+      for controller in decision.old where controller !== newTop && _isInstalled(controller) {
+        _uninstall(controller)
+      }
+      for controller in decision.added where controller !== newTop && _isInstalled(controller) {
         _uninstall(controller)
       }
       for controller in decision.removed { controller.node._detachFromParent() }
@@ -242,14 +245,25 @@ struct StackDecision {
   let removed: [any ViewController]
   let added: [any ViewController]
 
+  /// Stored, not computed: each read of an existential retains and releases
+  /// a controller, and controllers take the slow (side-table) reference
+  /// counting path (BENCHMARKS.md, "Where the time goes").
+  let oldTop: (any ViewController)?
+  let newTop: (any ViewController)?
+  let topChanged: Bool
+  /// Whether the new top was already on the old stack (a pop reveals it).
+  let revealsNewTop: Bool
+
   init(old: [any ViewController], new: [any ViewController]) {
     self.old = old
     self.new = new
     self.removed = old.filter { controller in !new.contains { $0 === controller } }
     self.added = new.filter { controller in !old.contains { $0 === controller } }
+    let oldTop = old.last
+    let newTop = new.last
+    self.oldTop = oldTop
+    self.newTop = newTop
+    self.topChanged = oldTop !== newTop
+    self.revealsNewTop = newTop.map { top in old.contains { $0 === top } } ?? false
   }
-
-  var oldTop: (any ViewController)? { old.last }
-  var newTop: (any ViewController)? { new.last }
-  var topChanged: Bool { oldTop !== newTop }
 }
