@@ -40,3 +40,89 @@ struct ReadmeExampleTests {
     #expect(window.rootViewController === shell)
   }
 }
+
+// The README's "Built-in containers" snippet, verbatim between the markers,
+// so that it keeps compiling and does what it says.
+private actor Screen: ViewController {
+  nonisolated let node: ControllerNode
+  init(_ name: String) { node = ControllerNode(name: name) }
+}
+
+private final class TabDelegate: TabBarControllerDelegate {}
+
+private struct ContainersSnippetResult {
+  let nav: NavigationController
+  let tabs: TabBarController
+  let split: SplitViewController
+  let popped: any ViewController
+  let outcome: TransitionOutcome
+}
+
+private func readmeContainersSnippet(window: Window, tabDelegate: TabDelegate) async throws -> ContainersSnippetResult {
+  let (inbox, message) = (Screen("inbox"), Screen("message"))
+  let (feed, profile) = (Screen("feed"), Screen("profile"))
+  let (mailboxes, detail) = (Screen("mailboxes"), Screen("detail"))
+  // README begin
+  // Navigation stack (SPEC N1–N8)
+  let nav = NavigationController()
+  try await window.setRootViewController(nav)
+  try await nav.setViewControllers([inbox], animated: false)
+  try await nav.push(message, animated: true)        // animation time comes from the window's clock
+  let popped = try await nav.pop(animated: true).value
+  try await nav.push(message, animated: false)
+  let outcome = try await nav.interactivePop { gesture in  // swipe back, as one structured call
+    gesture.update(0.6)
+    return .finish                                      // or .cancel
+  }.value
+
+  // Tabs (SPEC B1–B3)
+  let tabs = TabBarController()
+  tabs.delegate = tabDelegate                           // held weakly; asked only by select(_:)
+  try await tabs.setViewControllers([feed, profile], selectedIndex: 0)
+  try await tabs.select(1)                              // the user tapped a tab
+  try await tabs.setSelectedIndex(0)                    // code: the delegate is not asked
+
+  // Split (SPEC S1–S2)
+  let split = SplitViewController()
+  try await split.setViewControllers(primary: mailboxes, secondary: detail)
+  try await window.setRootViewController(split)         // regular: side by side
+  try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact))  // collapses
+  try await split.show(.secondary)
+  // README end
+  return ContainersSnippetResult(nav: nav, tabs: tabs, split: split, popped: popped, outcome: outcome)
+}
+
+extension ReadmeExampleTests {
+  /// The containers snippet runs as written; the window's manual clock is
+  /// advanced whenever an animation waits on it (no real time).
+  @Test func containersSnippetRunsAsWritten() async throws {
+    let clock = ManualClock()
+    let window = Window(environment: ContainmentEnvironment(clock: clock))
+    let tabDelegate = TabDelegate()
+    let result = try await withThrowingTaskGroup(of: ContainersSnippetResult?.self) { group in
+      group.addTask { try await readmeContainersSnippet(window: window, tabDelegate: tabDelegate) }
+      group.addTask {
+        while !Task.isCancelled {
+          await clock.sleepers(atLeast: 1)
+          if Task.isCancelled { break }
+          clock.advance(by: .seconds(1))
+        }
+        return nil
+      }
+      defer { group.cancelAll() }
+      while let next = try await group.next() {
+        if let next { return next }
+      }
+      throw CancellationError()
+    }
+    #expect(result.popped.node.name == "message")
+    #expect(result.outcome == .completed)
+    #expect(result.nav.children.map(\.node.name) == ["inbox"])
+    #expect(result.tabs.selectedIndex == 0)
+    #expect(result.tabs.viewControllers.map(\.node.name) == ["feed", "profile"])
+    #expect(window.rootViewController === result.split)
+    #expect(result.split.isCollapsed)
+    #expect(result.split.shownColumn == .secondary)
+    #expect(result.split.checkInvariants().isEmpty)
+  }
+}
