@@ -142,11 +142,12 @@ enum StressRun {
       initial: initial,
       final: final,
       registered: run.transactions.withLock { $0 },
+      unidentified: run.unidentified.withLock { $0 },
       snapshots: run.snapshots.withLock { $0 },
       records: run.records.withLock { $0 },
       watched: run.watched.withLock { $0 }.map { ($0.0, $0.1()) },
       strangers: Set(world.strangers),
-      containerScoped: world.containerScoped,
+      roots: world.roots,
       containerIDs: Set((world.navigations as [any ViewController] + world.tabs + world.splits).map(\.node.id)),
       containerNames: Dictionary(uniqueKeysWithValues: (world.navigations as [any ViewController] + world.tabs + world.splits).map { ($0.node.id, $0.node.name) }),
       others: subscribers.others.map { ($0.role, $0.controller, $0.isTree, $0.events) })
