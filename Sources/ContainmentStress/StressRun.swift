@@ -20,7 +20,7 @@ struct RunResult: Sendable {
   var quiescentChecks: Int
   var elapsed: Duration
   var leaks: [String]
-  /// World indices of the leaves.
+  /// World indices of the leaves (of the custom containers, stacks and tabs).
   var leaves: [Int]
 }
 
@@ -159,6 +159,6 @@ enum StressRun {
     references += world.windows.enumerated().map { WeakReference($1, label: "window \($0)") }
     references.append(WeakReference(world.doomedWindow, label: "doomed window"))
     references += world.controllers.compactMap { controller in controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") } }
-    return (history, run.findings.withLock { $0 }, workload.quiescentChecks, elapsed, references, world.leaves)
+    return (history, run.findings.withLock { $0 }, workload.quiescentChecks, elapsed, references, world.leaves + world.stackLeaves + world.tabLeaves.flatMap { $0 })
   }
 }
