@@ -35,6 +35,16 @@ extension World {
     }
   }
 
+  /// Waits until no split layout is pending: a trait flip whose split was busy
+  /// leaves its layout queued, and a quiescent snapshot must come after it.
+  /// (Setting the columns a split has is a transaction that changes nothing,
+  /// queued behind everything before it.)
+  func drainSplits() async {
+    for (tree, split) in splits.enumerated() {
+      _ = try? await split.setViewControllers(primary: self[splitColumns[tree].primary], secondary: self[splitColumns[tree].secondary])
+    }
+  }
+
   /// The tree whose root is world index `root`.
   func tree(ofRoot root: Int) -> Int { roots.firstIndex(of: root) ?? 0 }
 }

@@ -115,6 +115,7 @@ enum StressRun {
         await workload.execute(seed: rng.derived(0x3C))
       }
       elapsed = clock.now - start
+      await world.drainSplits()
       checkInvariants(run: run, when: "end of the workload")
       final = Model.snapshot(of: world)
       workEnd = run.now()
