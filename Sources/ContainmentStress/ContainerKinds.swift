@@ -464,8 +464,11 @@ struct ShowColumnKind: OperationKind {
 
 /// `interactivePop` (SPEC N7): the driver reports some progress and finishes
 /// (variant 0), cancels (variant 1) or throws (variant 2: rolled back like a
-/// cancel, the error rethrown). The handle of a throwing gesture is never
-/// returned, so that one is registered without its id (`UnidentifiedRequest`).
+/// cancel, the error rethrown); variant 3 finishes after asking, from inside
+/// the driver, to push `targets[1]` (a nested request, SPEC R2: queued behind
+/// the pop; awaiting its handle there must throw `awaitingOwnTransaction`).
+/// The handle of a throwing gesture is never returned, so that one is
+/// registered without its id (`UnidentifiedRequest`).
 struct InteractivePopKind: OperationKind {
   let name = OperationKindName.interactivePop
   let weight = 3
@@ -473,8 +476,13 @@ struct InteractivePopKind: OperationKind {
   struct DriverGaveUp: Error {}
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
-    let variant = rng.chance(0.2) ? 2 : rng.below(2)
-    return Operation(id: id, kind: name, targets: [world.roots[rng.below(world.windows.count)]], variant: variant)
+    let root = world.roots[rng.below(world.windows.count)]
+    if rng.chance(0.15) {
+      let free = world.stackLeaves.filter { world[$0].parent == nil }
+      guard let leaf = rng.pick(free.isEmpty ? world.stackLeaves : free) else { return nil }
+      return Operation(id: id, kind: name, targets: [root, leaf], variant: 3)
+    }
+    return Operation(id: id, kind: name, targets: [root], variant: rng.chance(0.2) ? 2 : rng.below(2))
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
@@ -483,29 +491,65 @@ struct InteractivePopKind: OperationKind {
     return await gated(run, tree: tree, exclusive: false) {
       let start = run.now()
       let popping = Locked<Int?>(nil)
+      let nested = Locked<TransactionHandle<TransitionOutcome>?>(nil)
       let variant = operation.variant
       let fraction = Double(operation.id % 10) / 10
-      let step = ModelStep.navigation(tree: tree, change: .interactivePop(finish: variant == 0), animated: true)
+      let step = ModelStep.navigation(tree: tree, change: .interactivePop(finish: variant == 0 || variant == 3), animated: true)
+      var result = Outcome.succeeded
       do {
         let handle = try await world.navigations[tree].interactivePop { progress in
           popping.withLock { $0 = world.indexByID[progress.popping.node.id] }
           progress.update(fraction / 2)
+          if variant == 3 { await pushFromDriver(operation, tree: tree, run: run, nested: nested) }
           await Task.yield()
           progress.update(fraction)
           if variant == 2 { throw DriverGaveUp() }
-          return variant == 0 ? .finish : .cancel
+          return variant == 1 ? .cancel : .finish
         }
         run.register(handle.id, [step], operation: operation.id)
         _ = try await handle.value
-        return .succeeded
       } catch {
         if error is DriverGaveUp, let first = popping.withLock({ $0 }) {
           run.unidentified.withLock {
             $0.append(UnidentifiedRequest(steps: [step], operation: operation.id, first: first, start: start, end: run.now()))
           }
         }
-        return outcome(of: error)
+        result = outcome(of: error)
       }
+      if let handle = nested.withLock({ $0 }) {
+        // Not cancellable: the push must be over before the gate is left.
+        await Task { _ = try? await handle.value }.value
+      }
+      return result
     }
+  }
+
+  /// Inside the driver (a hook of the pop's transaction): push `targets[1]`
+  /// on the same stack, then check that awaiting it here is refused.
+  private func pushFromDriver(
+    _ operation: Operation, tree: Int, run: Run, nested: Locked<TransactionHandle<TransitionOutcome>?>
+  ) async {
+    let leaf = operation.targets[1]
+    let push = Operation(id: run.nextOperationID(), kind: .push, targets: [operation.targets[0], leaf])
+    let begin = run.now()
+    var result = Outcome.succeeded
+    do {
+      let handle = try await run.world.navigations[tree].push(run.world[leaf], animated: false)
+      run.register(handle.id, [.navigation(tree: tree, change: .push(leaf), animated: false)], operation: operation.id)
+      nested.withLock { $0 = handle }
+      do {
+        _ = try await handle.value
+        run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): awaiting a push queued behind the running pop returned (SPEC R2)", operations: [operation.id]))
+      } catch let error as ContainmentError {
+        if case .awaitingOwnTransaction = error {} else {
+          run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): awaiting a push queued behind the running pop threw \(error), not awaitingOwnTransaction", operations: [operation.id]))
+        }
+      } catch {
+        run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): awaiting a push queued behind the running pop threw \(error), not awaitingOwnTransaction", operations: [operation.id]))
+      }
+    } catch {
+      result = outcome(of: error)
+    }
+    run.record(OperationRecord(operation: push, summary: "from a hook: \(run.describe(push))", start: begin, end: run.now(), outcome: result, nested: true))
   }
 }
