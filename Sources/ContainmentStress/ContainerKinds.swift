@@ -476,7 +476,9 @@ struct InteractivePopKind: OperationKind {
   struct DriverGaveUp: Error {}
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
-    let root = world.roots[rng.below(world.windows.count)]
+    // Mostly a stack that can be popped as it reads now (sometimes any: `cannotPopRoot`).
+    let deep = (0..<world.windows.count).filter { world.navigations[$0].viewControllers.count >= 2 }
+    let root = world.roots[rng.chance(0.8) ? rng.pick(deep) ?? rng.below(world.windows.count) : rng.below(world.windows.count)]
     if rng.chance(0.15) {
       let free = world.stackLeaves.filter { world[$0].parent == nil }
       guard let leaf = rng.pick(free.isEmpty ? world.stackLeaves : free) else { return nil }
