@@ -6,6 +6,16 @@ struct Checks {
   let history: History
   private(set) var findings: [Finding] = []
   private(set) var replayedTransactions = 0
+  /// Replayed container transactions by what they were: split layouts, trait
+  /// changes, interactive pops, eventless reorders placed by time.
+  private(set) var replayedContainers = ReplayedContainers()
+
+  struct ReplayedContainers: Sendable {
+    var splitLayouts = 0
+    var traitChanges = 0
+    var interactivePops = 0
+    var eventless = 0
+  }
   private(set) var lostEvents = 0
   private(set) var lostMarkers = 0
   private(set) var laggedDisconnects = 0
@@ -138,16 +148,18 @@ struct Checks {
     // Each controller has two lanes: the events of its own container
     // transactions (SPEC R1: they never interleave), and the hooks delivered
     // to it by its parent's or an ancestor's transactions (SPEC R4).
-    // Controllers in built-in containers are not replayed (ContainerKinds.swift),
-    // and trait changes (window transactions that change no link) are left out.
-    let replayed = (0..<history.names.count).filter { !history.strangers.contains($0) && !history.containerScoped.contains($0) }
+    // Trait changes (window transactions) are replayed only where they matter,
+    // on the split columns (ContainerKinds.swift); elsewhere they change nothing
+    // the model holds and are left out.
+    let replayed = (0..<history.names.count).filter { !history.strangers.contains($0) }
+    let splitColumns = Set(history.initial.splitPrimary + history.initial.splitSecondary)
     var streams: [Int: [LifecycleEvent]] = [:]
     var observed: [TransactionID: Observed] = [:]
     var problems = 0
     for index in replayed {
       let all = history.events[index].filter {
         guard $0.timestamp >= history.setupEnd, $0.timestamp < history.workEnd else { return false }
-        if case .traitCollectionDidChange = $0.kind { return false }
+        if case .traitCollectionDidChange = $0.kind { return splitColumns.contains(index) }
         return true
       }
       for lane in [index * 2, index * 2 + 1] {
@@ -184,13 +196,24 @@ struct Checks {
       }
     }
     // What each transaction was meant to do.
-    for (id, entry) in observed {
+    var unidentified = history.unidentified
+    for (id, entry) in observed.sorted(by: { $0.key < $1.key }) {
       var entry = entry
       if let registered = history.registered[id] {
         entry.steps = registered.steps.map { resolve($0, in: entry, streams: streams) }
         entry.operation = registered.operation
       } else if let detach = recogniseMoveRemoval(entry, streams: streams) {
         entry.steps = [detach]
+      } else if let split = recogniseSplit(entry, streams: streams) {
+        entry.steps = [split]
+        entry.operation = traitFlip(causing: split, at: entry.first)
+      } else if let position = unidentified.firstIndex(where: { request in
+        request.start <= entry.first && entry.last <= request.end
+          && entry.ranges[request.first * 2].map { streams[request.first * 2]![$0].first?.kind == .viewWillDisappear(animated: true) } == true
+      }) {
+        entry.steps = unidentified[position].steps
+        entry.operation = unidentified[position].operation
+        unidentified.remove(at: position)
       } else {
         if problems < 40 {
           let events = entry.ranges.sorted { $0.key < $1.key }.flatMap { streams[$0.key]![$0.value].map(describe) }
@@ -200,9 +223,15 @@ struct Checks {
       }
       observed[id] = entry
     }
+    var silent: [Silent] = []
     for (id, registered) in history.registered where observed[id] == nil {
       let watched = history.watched.first { $0.0 == id }
       if let watched, watched.1 != true { continue }
+      if let window = registered.window, let key = registered.steps.compactMap(\.containerKey).first {
+        // An eventless reorder (setStack, setTabs): replayed at its place in time.
+        silent.append(Silent(id: id, steps: registered.steps, key: key, window: window, operation: registered.operation))
+        continue
+      }
       if registered.steps.allSatisfy(\.mayLeaveNoEvent) { continue }  // popTo the top, re-selecting the selected tab...
       fail(.linearizability, "request \(id) [\(opSummary(id))] completed but left no events", operations: [registered.operation])
       problems += 1
@@ -211,7 +240,17 @@ struct Checks {
       fail(.linearizability, "replay skipped: \(problems) transaction(s) interleave with others or are unexplained, so no sequential order can produce the streams")
       return
     }
-    replay(observed: observed, streams: streams)
+    replay(observed: observed, streams: streams, silent: silent.sorted { ($0.window.upperBound, $0.id) < ($1.window.upperBound, $1.id) })
+  }
+
+  /// A request that succeeded without an event while its operation held its
+  /// container's gate exclusively.
+  private struct Silent {
+    var id: TransactionID
+    var steps: [ModelStep]
+    var key: String
+    var window: ClosedRange<Duration>
+    var operation: Int
   }
 
   private func laneName(_ lane: Int) -> String {
@@ -224,8 +263,10 @@ struct Checks {
     return "\(summary) as \(registered.steps.map { describe($0) }.joined(separator: "; "))"
   }
 
-  /// A `remove` whose parent was unknown when it was asked: the parent that reported the removal.
+  /// A `remove` whose parent was unknown when it was asked: the parent that
+  /// reported the removal. A split layout: the size class it read.
   private func resolve(_ step: ModelStep, in entry: Observed, streams: [Int: [LifecycleEvent]]) -> ModelStep {
+    if case .split(let tree, let showing, nil) = step { return .split(tree: tree, showing: showing, compact: isCompact(tree: tree, at: entry.first)) }
     guard case .remove(let parent, let child) = step, parent < 0 else { return step }
     for (lane, range) in entry.ranges where lane % 2 == 1 {
       for event in streams[lane]![range] {
@@ -249,7 +290,58 @@ struct Checks {
     return nil
   }
 
-  private mutating func replay(observed: [TransactionID: Observed], streams: [Int: [LifecycleEvent]]) {
+  /// The size class tree `tree`'s window had at `time`. A window transaction
+  /// sets it first, then tells the tree parent first, the root before anyone;
+  /// it excludes every other transaction of the tree except those it starts
+  /// itself (the split's layout, from its `traitCollectionDidChange`). So a
+  /// layout whose first event follows the root's `traitCollectionDidChange`
+  /// read that change, and one that precedes it did not.
+  private func isCompact(tree: Int, at time: Duration) -> Bool {
+    var compact = history.initial.compact[tree]
+    for event in history.events[history.roots[tree]] where event.timestamp >= history.setupEnd && event.timestamp < time {
+      if case .traitCollectionDidChange(let traits) = event.kind { compact = traits.horizontalSizeClass == .compact }
+    }
+    return compact
+  }
+
+  /// The split's transactions have no handle: a window's trait change (only
+  /// `traitCollectionDidChange` on the split columns of one tree) or a layout
+  /// it started (only appearance hooks on them).
+  private func recogniseSplit(_ entry: Observed, streams: [Int: [LifecycleEvent]]) -> ModelStep? {
+    let initial = history.initial
+    guard
+      let tree = initial.splitPrimary.indices.first(where: { tree in
+        entry.ranges.keys.allSatisfy { $0 % 2 == 0 && ($0 / 2 == initial.splitPrimary[tree] || $0 / 2 == initial.splitSecondary[tree]) }
+      }), !entry.ranges.isEmpty
+    else { return nil }
+    let kinds = entry.ranges.flatMap { streams[$0.key]![$0.value].map(\.kind) }
+    var traits: [TraitCollection] = []
+    for kind in kinds { if case .traitCollectionDidChange(let value) = kind { traits.append(value) } }
+    if traits.count == kinds.count, let last = traits.last { return .traits(tree: tree, compact: last.horizontalSizeClass == .compact) }
+    if traits.isEmpty { return .split(tree: tree, showing: nil, compact: isCompact(tree: tree, at: entry.first)) }
+    return nil
+  }
+
+  /// The trait flip operation behind a recognised split transaction (for the
+  /// reducer): the one running at its time, or the tree's latest before it.
+  private func traitFlip(causing step: ModelStep, at time: Duration) -> Int? {
+    let tree: Int
+    switch step {
+    case .traits(let t, _), .split(let t, _, _): tree = t
+    default: return nil
+    }
+    let flips = history.records.filter { $0.operation.kind == .traitFlip && $0.operation.targets.first == history.roots[tree] && $0.start <= time }
+    return (flips.first { $0.end >= time } ?? flips.max { $0.start < $1.start })?.operation.id
+  }
+
+  /// What an observed transaction was: its operation, or the steps recognised from its events.
+  private func summary(_ entry: Observed) -> String {
+    if history.registered[entry.id] != nil { return opSummary(entry.id) }
+    return "no handle, recognised as \(entry.steps.map { describe($0) }.joined(separator: "; "))"
+  }
+
+  private mutating func replay(observed: [TransactionID: Observed], streams: [Int: [LifecycleEvent]], silent: [Silent]) {
+    var silent = silent
     var model = history.initial
     var cursor: [Int: Int] = [:]
     var owner: [Int: [TransactionID]] = [:]  // per controller: transaction of each event
@@ -271,25 +363,36 @@ struct Checks {
         fail(.linearizability, "no transaction can go next: the streams order transactions in a cycle (\(remaining) left)")
         return
       }
-      var chosen: (Observed, Model)?
+      var chosen: (Observed, Model, [TransactionID])?
       var firstMismatch: String?
-      for candidate in candidates where candidate.first <= earliest.last + .milliseconds(2) {
+      candidates: for candidate in candidates where candidate.first <= earliest.last + .milliseconds(2) {
         var attempt = model
+        // Eventless requests on the same container that were over before this one began.
+        let keys = Set(candidate.steps.compactMap(\.containerKey))
+        var placed: [TransactionID] = []
+        for request in silent where keys.contains(request.key) && request.window.upperBound < candidate.first {
+          attempt.emitted = [:]
+          if let problem = applySilently(request, to: &attempt) {
+            if firstMismatch == nil { firstMismatch = "\(request.id) (\(opSummary(request.id))), before \(candidate.id): \(problem)" }
+            continue candidates
+          }
+          placed.append(request.id)
+        }
         attempt.emitted = [:]
         do {
           for step in candidate.steps { try attempt.apply(step) }
         } catch {
-          if firstMismatch == nil { firstMismatch = "\(candidate.id) (\(opSummary(candidate.id))): model refuses: \(error)" }
+          if firstMismatch == nil { firstMismatch = "\(candidate.id) (\(summary(candidate))): model refuses: \(error)" }
           continue
         }
         if let difference = compare(attempt.emitted, candidate, streams: streams) {
-          if firstMismatch == nil { firstMismatch = "\(candidate.id) (\(opSummary(candidate.id))): \(difference)" }
+          if firstMismatch == nil { firstMismatch = "\(candidate.id) (\(summary(candidate))): \(difference)" }
           continue
         }
-        chosen = (candidate, attempt)
+        chosen = (candidate, attempt, placed)
         break
       }
-      guard let (entry, next) = chosen else {
+      guard let (entry, next, placed) = chosen else {
         let involved = candidates.prefix(4).compactMap(\.operation)
         fail(
           .linearizability,
@@ -299,13 +402,32 @@ struct Checks {
       }
       model = next
       model.emitted = [:]
+      silent.removeAll { placed.contains($0.id) }
+      replayedTransactions += placed.count
+      replayedContainers.eventless += placed.count
+      for step in entry.steps {
+        switch step {
+        case .split: replayedContainers.splitLayouts += 1
+        case .traits: replayedContainers.traitChanges += 1
+        case .navigation(_, .interactivePop, _): replayedContainers.interactivePops += 1
+        default: break
+        }
+      }
       for (index, range) in entry.ranges { cursor[index] = range.upperBound }
       done.insert(entry.id)
       remaining -= 1
       replayedTransactions += 1
     }
+    for request in silent {
+      if let problem = applySilently(request, to: &model) {
+        fail(.linearizability, "\(request.id) (\(opSummary(request.id))), after every other request: \(problem)", operations: [request.operation])
+        return
+      }
+      replayedTransactions += 1
+      replayedContainers.eventless += 1
+    }
     // The final trees.
-    for (index, node) in history.final.nodes.enumerated() where !history.strangers.contains(index) && !history.containerScoped.contains(index) {
+    for (index, node) in history.final.nodes.enumerated() where !history.strangers.contains(index) {
       let expected = model.nodes[index]
       var differences: [String] = []
       if node.parent != expected.parent { differences.append("parent \(node.parent.map(history.name) ?? "nil") vs model \(expected.parent.map(history.name) ?? "nil")") }
@@ -320,9 +442,35 @@ struct Checks {
     for tree in final.stacks.indices where final.stacks[tree] != model.stacks[tree] {
       fail(.linearizability, "final navigation stack \(tree) is \(final.stacks[tree].map(history.name)), the sequential replay's \(model.stacks[tree].map(history.name))")
     }
+    for tree in final.compact.indices {
+      if final.compact[tree] != model.compact[tree] {
+        fail(.linearizability, "final window \(tree) is \(final.compact[tree] ? "compact" : "regular"), the sequential replay's \(model.compact[tree] ? "compact" : "regular")")
+      }
+      let describe = { (model: Model) in model.splitCollapsed[tree] ? "collapsed showing \(model.splitShown[tree])" : "expanded" }
+      if final.splitCollapsed[tree] != model.splitCollapsed[tree] || (final.splitCollapsed[tree] && final.splitShown[tree] != model.splitShown[tree]) {
+        fail(.linearizability, "final split \(tree) is \(describe(final)), the sequential replay's \(describe(model))")
+      }
+    }
     for tree in final.tabList.indices where final.tabList[tree] != model.tabList[tree] || final.selectedTab[tree] != model.selectedTab[tree] {
       fail(.linearizability, "final tabs \(tree) are \(final.tabList[tree].map(history.name)) selecting \(final.selectedTab[tree].map(history.name) ?? "nil"), the sequential replay's \(model.tabList[tree].map(history.name)) selecting \(model.selectedTab[tree].map(history.name) ?? "nil")")
     }
+  }
+
+  /// Applies an eventless request; what is wrong if the model refuses it or
+  /// expects events of it.
+  private func applySilently(_ request: Silent, to model: inout Model) -> String? {
+    model.emitted = [:]
+    do {
+      for step in request.steps { try model.apply(step) }
+    } catch {
+      return "succeeded without an event, but the model refuses it: \(error)"
+    }
+    defer { model.emitted = [:] }
+    guard model.emitted.values.allSatisfy(\.isEmpty) else {
+      let expected = model.emitted.sorted { $0.key < $1.key }.map { "\(history.name($0.key)): \($0.value.map(describe).joined(separator: ", "))" }
+      return "succeeded without an event, but the model expects [\(expected.joined(separator: "; "))]"
+    }
+    return nil
   }
 
   private func compare(_ emitted: [Int: [LifecycleEvent.Kind]], _ entry: Observed, streams: [Int: [LifecycleEvent]]) -> String? {

@@ -3,19 +3,21 @@ import Containment
 // Built-in containers (SPEC §5, CONTAINERS.md): each tree's root also holds a
 // `NavigationController`, a `TabBarController` and a `SplitViewController`.
 // Stack leaves (`V`) move between the navigation stacks of every tree; tab
-// leaves (`T`) stay with their tree's tab controller; the split's columns
-// (`P`, `Q`) are fixed, and the window's trait flips collapse and expand it.
+// leaves (`T`) join and leave their tree's tab controller (in any order); the
+// split's columns (`P`, `Q`) are fixed, and the window's trait flips
+// collapse and expand it.
 //
-// Navigation and tab transactions are replayed on the model like the others
-// (`Model.changeStack`, `Model.switchTab`: SPEC N2–N5, B2). The split's are
-// NOT (its collapses run as transactions of their own, started by trait
-// changes): the split columns are checked for hook grammar, hook log =
-// stream, subscribers, quiescent invariants (the trees' `checkInvariants`
-// walks them) and leaks only; the report's checks line says so
-// (`split: grammar only`). Trait changes themselves are window transactions
-// that change no link: the replay leaves their `traitCollectionDidChange`
-// events out. Expected errors of container misuse are checked where the
-// outcome is certain.
+// All of their transactions are replayed on the model like the others:
+// navigation (`Model.changeStack`, `Model.interactivePop`: SPEC N2–N5, N7),
+// tabs (`Model.switchTab`: B2), and the split (`Model.layoutSplit`: S1, S2).
+// The split's transactions mostly have no handle: a trait flip is a window
+// transaction, and the collapse or expansion is a transaction the split
+// starts from its `traitCollectionDidChange`; the checks recognise both by
+// their events (`Checks.recogniseSplit`) and date each layout against the
+// window's trait changes (`Checks.isCompact`). Trait changes are replayed on
+// the split columns only (elsewhere they change nothing the model holds).
+// Expected errors of container misuse are checked where the outcome is
+// certain.
 
 extension World {
   /// Installs the three containers under every tree's root and fills them.
@@ -33,20 +35,33 @@ extension World {
     }
   }
 
+  /// Waits until no split layout is pending: a trait flip whose split was busy
+  /// leaves its layout queued, and a quiescent snapshot must come after it.
+  /// (Setting the columns a split has is a transaction that changes nothing,
+  /// queued behind everything before it.)
+  func drainSplits() async {
+    for (tree, split) in splits.enumerated() {
+      _ = try? await split.setViewControllers(primary: self[splitColumns[tree].primary], secondary: self[splitColumns[tree].secondary])
+    }
+  }
+
   /// The tree whose root is world index `root`.
   func tree(ofRoot root: Int) -> Int { roots.firstIndex(of: root) ?? 0 }
 }
 
-/// Why `setStack` runs alone on its stack: a reorder that keeps the set and
-/// the top (`[A, B, C]` → `[B, A, C]`) changes the stack without a single
-/// event, so the replay could not place it among concurrent requests on the
-/// same stack (a later `pop` would reveal a different controller). Under the
-/// gate the harness reads the stack it is about to change (no other request on
-/// that stack is in flight, and no other stack can take its children) and
-/// turns such a reorder into one that changes the top. Every other eventless
-/// container request (popTo the top, popToRoot of a root, re-selecting the
-/// selected tab, setTabs with the selected tab) changes nothing the model
-/// holds, so the replay may skip it.
+/// Why `setStack` and `setTabs` run alone on their container: a reorder
+/// that keeps the set and the top (`[A, B, C]` → `[B, A, C]`), or the tabs and
+/// the selected one, changes the container without a single event, so the
+/// replay could not place it among concurrent requests on the same container
+/// (a later `pop` or `select(i)` would reveal a different controller). Under
+/// the gate nothing else runs on that container between the moment the
+/// operation enters and the moment its request returns, so the replay places
+/// such an eventless request by time among the others (`Checks.replay`,
+/// `RegisteredTransaction.window`); its effect shows in what later requests
+/// reveal and in the final stacks and tabs. Every other eventless container
+/// request (popTo the top, popToRoot of a root, re-selecting the selected
+/// tab, `show` while expanded) changes nothing the model holds, so the replay
+/// may skip it.
 final class StackGate: Sendable {
   private let state = Locked((shared: 0, exclusive: false, writersWaiting: 0))
 
@@ -79,9 +94,9 @@ final class StackGate: Sendable {
   }
 }
 
-/// Runs `body` inside tree `tree`'s stack gate.
-private func gated(_ run: Run, tree: Int, exclusive: Bool, _ body: () async -> Outcome) async -> Outcome {
-  let gate = run.world.stackGates[tree]
+/// Runs `body` inside tree `tree`'s stack gate (`tabs`: its tab gate).
+private func gated(_ run: Run, tree: Int, tabs: Bool = false, exclusive: Bool, _ body: () async -> Outcome) async -> Outcome {
+  let gate = tabs ? run.world.tabGates[tree] : run.world.stackGates[tree]
   guard await gate.enter(exclusive: exclusive) else { return .cancelled }
   defer { gate.leave(exclusive: exclusive) }
   return await body()
@@ -177,8 +192,14 @@ struct PushKind: OperationKind {
     let navigation = world.navigations[world.tree(ofRoot: operation.targets[0])]
     let leaf = world[operation.targets[1]]
     if operation.variant == 2 {
-      return await expect(run, operation, "alreadyChild", { if case .alreadyChild = $0 { true } else { false } }) {
-        _ = try await navigation.push(leaf, animated: false)
+      // A tab leaf may have left its tabs (`setTabs`): push one that is a tab
+      // now, and keep it one (the tab gate) until the push is refused.
+      let tree = world.tabLeaves.firstIndex { $0.contains(operation.targets[1]) } ?? 0
+      return await gated(run, tree: tree, tabs: true, exclusive: false) {
+        let tab: any ViewController = leaf.parent is TabBarController ? leaf : world.tabs[tree].viewControllers.first ?? leaf
+        return await expect(run, operation, "alreadyChild", { if case .alreadyChild = $0 { true } else { false } }) {
+          _ = try await navigation.push(tab, animated: false)
+        }
       }
     }
     do {
@@ -273,6 +294,13 @@ struct SetStackKind: OperationKind {
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.windows.count)
     let own = world.navigations[tree].viewControllers.compactMap { world.indexByID[$0.node.id] }
+    if own.count > 1, rng.chance(0.25) {
+      // A reorder of the stack as it reads now: eventless if the top stays.
+      var list = own
+      for position in list.indices.dropLast() { list.swapAt(position, position + rng.below(list.count - position)) }
+      if rng.chance(0.5), let top = own.last, let at = list.firstIndex(of: top) { list.swapAt(at, list.count - 1) }
+      return Operation(id: id, kind: name, targets: [world.roots[tree]] + list, variant: rng.below(2))
+    }
     let candidates = own + world.stackLeaves.filter { world[$0].parent == nil }
     var chosen: [Int] = []
     for _ in 0..<(1 + rng.below(3)) {
@@ -288,24 +316,19 @@ struct SetStackKind: OperationKind {
     let navigation = world.navigations[world.tree(ofRoot: operation.targets[0])]
     let tree = world.tree(ofRoot: operation.targets[0])
     return await gated(run, tree: tree, exclusive: true) {
-      var list = Array(operation.targets.dropFirst())
-      let current = navigation.viewControllers.compactMap { world.indexByID[$0.node.id] }
-      if list.count > 1, Set(list) == Set(current), list.last == current.last, list != current { list.swapAt(0, list.count - 1) }
-      return await setStack(list, tree: tree, operation, run: run)
-    }
-  }
-
-  private func setStack(_ list: [Int], tree: Int, _ operation: Operation, run: Run) async -> Outcome {
-    let world = run.world
-    let navigation = world.navigations[tree]
-    let stack: [any ViewController] = list.map { world[$0] }
-    do {
-      let handle = try await navigation.setViewControllers(stack, animated: operation.variant == 1)
-      run.register(handle.id, [.navigation(tree: tree, change: .set(list), animated: operation.variant == 1)], operation: operation.id)
-      _ = try await handle.value
-      return .succeeded
-    } catch {
-      return outcome(of: error)
+      let list = Array(operation.targets.dropFirst())
+      let entered = run.now()
+      do {
+        // From outside any transaction the request runs to its end before it returns.
+        let handle = try await navigation.setViewControllers(list.map { world[$0] }, animated: operation.variant == 1)
+        run.register(
+          handle.id, [.navigation(tree: tree, change: .set(list), animated: operation.variant == 1)], operation: operation.id,
+          window: entered...run.now())
+        _ = try await handle.value
+        return .succeeded
+      } catch {
+        return outcome(of: error)
+      }
     }
   }
 }
@@ -326,6 +349,12 @@ struct SelectTabKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
+    await gated(run, tree: run.world.tree(ofRoot: operation.targets[0]), tabs: true, exclusive: false) {
+      await tabRequest(operation, run: run)
+    }
+  }
+
+  private func tabRequest(_ operation: Operation, run: Run) async -> Outcome {
     let tabs = run.world.tabs[run.world.tree(ofRoot: operation.targets[0])]
     let index = operation.variant / 2
     if operation.variant % 2 == 1 {
@@ -351,32 +380,39 @@ struct SelectTabKind: OperationKind {
   }
 }
 
-/// `setViewControllers(_:selectedIndex:)` on a tab controller: its own tabs,
-/// in their order, with any selected index.
+/// `setViewControllers(_:selectedIndex:)` on a tab controller: 1–3 of the
+/// tree's tab leaves in any order (tabs leave and join; a leaf that left is
+/// parentless until it joins again), with any selected index. Runs alone on
+/// its tab controller (see `StackGate`): a reorder that keeps the selected tab
+/// has no event.
 struct SetTabsKind: OperationKind {
   let name = OperationKindName.setTabs
   let weight = 2
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.windows.count)
-    // Always the tree's tabs in their order: a reorder keeping the selected
-    // tab would change the tabs without an event (see `StackGate`).
-    let leaves = world.tabLeaves[tree]
-    return Operation(id: id, kind: name, targets: [world.roots[tree]] + leaves, variant: rng.below(leaves.count))
+    var leaves = world.tabLeaves[tree]
+    for position in leaves.indices.dropLast() { leaves.swapAt(position, position + rng.below(leaves.count - position)) }
+    let count = rng.chance(0.5) ? leaves.count : 1 + rng.below(leaves.count)
+    return Operation(id: id, kind: name, targets: [world.roots[tree]] + leaves.prefix(count), variant: rng.below(count))
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
-    let tabs = world.tabs[world.tree(ofRoot: operation.targets[0])]
-    do {
-      let handle = try await tabs.setViewControllers(operation.targets.dropFirst().map { world[$0] }, selectedIndex: operation.variant)
-      run.register(
-        handle.id, [.tabs(tree: world.tree(ofRoot: operation.targets[0]), change: .set(tabs: Array(operation.targets.dropFirst()), selected: operation.variant))],
-        operation: operation.id)
-      _ = try await handle.value
-      return .succeeded
-    } catch {
-      return outcome(of: error)
+    let tree = world.tree(ofRoot: operation.targets[0])
+    let list = Array(operation.targets.dropFirst())
+    return await gated(run, tree: tree, tabs: true, exclusive: true) {
+      let entered = run.now()
+      do {
+        let handle = try await world.tabs[tree].setViewControllers(list.map { world[$0] }, selectedIndex: operation.variant)
+        run.register(
+          handle.id, [.tabs(tree: tree, change: .set(tabs: list, selected: operation.variant))], operation: operation.id,
+          window: entered...run.now())
+        _ = try await handle.value
+        return .succeeded
+      } catch {
+        return outcome(of: error)
+      }
     }
   }
 }
@@ -413,12 +449,109 @@ struct ShowColumnKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
-    let split = run.world.splits[run.world.tree(ofRoot: operation.targets[0])]
+    let tree = run.world.tree(ofRoot: operation.targets[0])
+    let column: SplitColumn = operation.variant == 0 ? .primary : .secondary
     do {
-      _ = try await split.show(operation.variant == 0 ? .primary : .secondary).value
+      let handle = try await run.world.splits[tree].show(column)
+      run.register(handle.id, [.split(tree: tree, showing: column, compact: nil)], operation: operation.id)
+      _ = try await handle.value
       return .succeeded
     } catch {
       return outcome(of: error)
     }
+  }
+}
+
+/// `interactivePop` (SPEC N7): the driver reports some progress and finishes
+/// (variant 0), cancels (variant 1) or throws (variant 2: rolled back like a
+/// cancel, the error rethrown); variant 3 finishes after asking, from inside
+/// the driver, to push `targets[1]` (a nested request, SPEC R2: queued behind
+/// the pop; awaiting its handle there must throw `awaitingOwnTransaction`).
+/// The handle of a throwing gesture is never returned, so that one is
+/// registered without its id (`UnidentifiedRequest`).
+struct InteractivePopKind: OperationKind {
+  let name = OperationKindName.interactivePop
+  let weight = 3
+
+  struct DriverGaveUp: Error {}
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    // Mostly a stack that can be popped as it reads now (sometimes any: `cannotPopRoot`).
+    let deep = (0..<world.windows.count).filter { world.navigations[$0].viewControllers.count >= 2 }
+    let root = world.roots[rng.chance(0.8) ? rng.pick(deep) ?? rng.below(world.windows.count) : rng.below(world.windows.count)]
+    if rng.chance(0.15) {
+      let free = world.stackLeaves.filter { world[$0].parent == nil }
+      guard let leaf = rng.pick(free.isEmpty ? world.stackLeaves : free) else { return nil }
+      return Operation(id: id, kind: name, targets: [root, leaf], variant: 3)
+    }
+    return Operation(id: id, kind: name, targets: [root], variant: rng.chance(0.2) ? 2 : rng.below(2))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let world = run.world
+    let tree = world.tree(ofRoot: operation.targets[0])
+    return await gated(run, tree: tree, exclusive: false) {
+      let start = run.now()
+      let popping = Locked<Int?>(nil)
+      let nested = Locked<TransactionHandle<TransitionOutcome>?>(nil)
+      let variant = operation.variant
+      let fraction = Double(operation.id % 10) / 10
+      let step = ModelStep.navigation(tree: tree, change: .interactivePop(finish: variant == 0 || variant == 3), animated: true)
+      var result = Outcome.succeeded
+      do {
+        let handle = try await world.navigations[tree].interactivePop { progress in
+          popping.withLock { $0 = world.indexByID[progress.popping.node.id] }
+          progress.update(fraction / 2)
+          if variant == 3 { await pushFromDriver(operation, tree: tree, run: run, nested: nested) }
+          await Task.yield()
+          progress.update(fraction)
+          if variant == 2 { throw DriverGaveUp() }
+          return variant == 1 ? .cancel : .finish
+        }
+        run.register(handle.id, [step], operation: operation.id)
+        _ = try await handle.value
+      } catch {
+        if error is DriverGaveUp, let first = popping.withLock({ $0 }) {
+          run.unidentified.withLock {
+            $0.append(UnidentifiedRequest(steps: [step], operation: operation.id, first: first, start: start, end: run.now()))
+          }
+        }
+        result = outcome(of: error)
+      }
+      if let handle = nested.withLock({ $0 }) {
+        // Not cancellable: the push must be over before the gate is left.
+        await Task { _ = try? await handle.value }.value
+      }
+      return result
+    }
+  }
+
+  /// Inside the driver (a hook of the pop's transaction): push `targets[1]`
+  /// on the same stack, then check that awaiting it here is refused.
+  private func pushFromDriver(
+    _ operation: Operation, tree: Int, run: Run, nested: Locked<TransactionHandle<TransitionOutcome>?>
+  ) async {
+    let leaf = operation.targets[1]
+    let push = Operation(id: run.nextOperationID(), kind: .push, targets: [operation.targets[0], leaf])
+    let begin = run.now()
+    var result = Outcome.succeeded
+    do {
+      let handle = try await run.world.navigations[tree].push(run.world[leaf], animated: false)
+      run.register(handle.id, [.navigation(tree: tree, change: .push(leaf), animated: false)], operation: operation.id)
+      nested.withLock { $0 = handle }
+      do {
+        _ = try await handle.value
+        run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): awaiting a push queued behind the running pop returned (SPEC R2)", operations: [operation.id]))
+      } catch let error as ContainmentError {
+        if case .awaitingOwnTransaction = error {} else {
+          run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): awaiting a push queued behind the running pop threw \(error), not awaitingOwnTransaction", operations: [operation.id]))
+        }
+      } catch {
+        run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): awaiting a push queued behind the running pop threw \(error), not awaitingOwnTransaction", operations: [operation.id]))
+      }
+    } catch {
+      result = outcome(of: error)
+    }
+    run.record(OperationRecord(operation: push, summary: "from a hook: \(run.describe(push))", start: begin, end: run.now(), outcome: result, nested: true))
   }
 }

@@ -16,13 +16,14 @@ struct History: Sendable {
   var initial: Model
   var final: Model
   var registered: [TransactionID: RegisteredTransaction]
+  var unidentified: [UnidentifiedRequest]
   var snapshots: [(Duration, Model)]
   var records: [OperationRecord]
   var watched: [(TransactionID, Bool?)]
   /// Controllers whose post-setup events come from outside any transaction (strangers).
   var strangers: Set<Int>
-  /// Controllers inside built-in containers: not replayed on the model.
-  var containerScoped: Set<Int>
+  /// Per tree: the root (its recorder dates the window's trait changes).
+  var roots: [Int]
   /// The built-in containers themselves (no recorder): tree subscribers may see their events.
   var containerIDs: Set<ControllerID>
   /// Their names, for messages.
@@ -55,6 +56,11 @@ extension Model {
     model.tabList = world.tabs.map { $0.viewControllers.compactMap { world.indexByID[$0.node.id] } }
     model.selectedTab = world.tabs.map { $0.selectedViewController.flatMap { world.indexByID[$0.node.id] } }
     model.tabIDs = world.tabs.map(\.node.id)
+    model.compact = world.windows.map { $0.traitCollection.horizontalSizeClass == .compact }
+    model.splitPrimary = world.splitColumns.map(\.primary)
+    model.splitSecondary = world.splitColumns.map(\.secondary)
+    model.splitCollapsed = world.splits.map(\.isCollapsed)
+    model.splitShown = world.splits.map { $0.shownColumn ?? .primary }
     return model
   }
 }

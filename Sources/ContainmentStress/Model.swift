@@ -40,6 +40,13 @@ struct Model: Sendable {
   var tabList: [[Int]] = []
   var selectedTab: [Int?] = []
   var tabIDs: [ControllerID] = []
+  /// Per tree: the window's size class, the split's columns (fixed), whether
+  /// it is collapsed and the column it shows while collapsed.
+  var compact: [Bool] = []
+  var splitPrimary: [Int] = []
+  var splitSecondary: [Int] = []
+  var splitCollapsed: [Bool] = []
+  var splitShown: [SplitColumn] = []
 
   /// Events the steps produced, per controller, in order.
   var emitted: [Int: [LifecycleEvent.Kind]] = [:]
@@ -189,6 +196,10 @@ struct Model: Sendable {
   /// always on screen in the world, and every view is loaded at setup).
   private mutating func changeStack(tree: Int, _ change: ModelStep.StackChange, animated: Bool) throws(Refusal) {
     let old = stacks[tree]
+    if case .interactivePop(let finish) = change {
+      try interactivePop(tree: tree, finish: finish)
+      return
+    }
     let new: [Int]
     switch change {
     case .push(let leaf):
@@ -205,6 +216,8 @@ struct Model: Sendable {
       new = [root]
     case .set(let list):
       new = list
+    case .interactivePop:
+      return
     }
     guard !new.isEmpty || old.isEmpty, Set(new).count == new.count else { throw Refusal(description: "bad stack") }
     let removed = old.filter { !new.contains($0) }, added = new.filter { !old.contains($0) }
@@ -229,6 +242,67 @@ struct Model: Sendable {
     deliverDid(pass)
     for child in removed { emit(child, .didMove(toParent: nil)) }
     for child in added { emit(child, .didMove(toParent: navigationIDs[tree])) }
+  }
+
+  /// `NavigationController.interactivePop` (SPEC N7) on `[.., A, B]`, always
+  /// animated: A's view is installed, `B.viewWillDisappear`,
+  /// `A.viewWillAppear`, `A.viewIsAppearing`; then, finished: B's view
+  /// removed, `B.viewDidDisappear`, `A.viewDidAppear`, the stack drops B,
+  /// `B.willMove(nil)`, `B.didMove(nil)`; cancelled (or the driver threw): the
+  /// reversal, `A.viewWillDisappear`, A's view removed, `A.viewDidDisappear`,
+  /// `B.viewWillAppear`, `B.viewIsAppearing`, `B.viewDidAppear`.
+  private mutating func interactivePop(tree: Int, finish: Bool) throws(Refusal) {
+    let old = stacks[tree]
+    guard old.count >= 2 else { throw Refusal(description: old.isEmpty ? "empty stack" : "cannot pop the root") }
+    let popping = old[old.count - 1], revealing = old[old.count - 2]
+    var start = Pass(animated: true)
+    if nodes[popping].installed { begin(&start, forwardingTargets(from: popping), appearing: false) }
+    nodes[revealing].installed = true
+    begin(&start, forwardingTargets(from: revealing), appearing: true)
+    deliverWill(start)
+    deliverIsAppearing(start)
+    if finish {
+      nodes[popping].installed = false
+      deliverDid(start)
+      stacks[tree] = Array(old.dropLast())
+      emit(popping, .willMove(toParent: nil))
+      emit(popping, .didMove(toParent: nil))
+    } else {
+      var back = Pass(animated: true)
+      begin(&back, forwardingTargets(from: revealing), appearing: false)
+      deliverWill(back)
+      nodes[revealing].installed = false
+      deliverDid(back)
+      var again = Pass(animated: true)
+      if nodes[popping].installed { begin(&again, forwardingTargets(from: popping), appearing: true) }
+      deliverAll(again)
+    }
+  }
+
+  /// `SplitViewController.layoutColumns` (SPEC S1, S2; the split is always on
+  /// screen and laid out): compact shows one column (at a collapse the
+  /// primary, unless a column is requested), regular both; the leaving
+  /// column's `viewWillDisappear`, the joining one's `viewWillAppear` and
+  /// `viewIsAppearing`, then the leaving one's view removed, its
+  /// `viewDidDisappear`, the joining one's `viewDidAppear`.
+  private mutating func layoutSplit(tree: Int, showing requested: SplitColumn?, compact: Bool) {
+    let primary = splitPrimary[tree], secondary = splitSecondary[tree]
+    var shown = requested ?? splitShown[tree]
+    if compact, !splitCollapsed[tree], requested == nil { shown = .primary }
+    let desired = compact ? [shown == .primary ? primary : secondary] : [primary, secondary]
+    let leaving = [primary, secondary].filter { nodes[$0].installed && !desired.contains($0) }
+    var pass = Pass(animated: false)
+    for column in leaving { begin(&pass, forwardingTargets(from: column), appearing: false) }
+    for column in desired where !nodes[column].installed {
+      nodes[column].installed = true
+      begin(&pass, forwardingTargets(from: column), appearing: true)
+    }
+    splitCollapsed[tree] = compact
+    splitShown[tree] = shown
+    deliverWill(pass)
+    deliverIsAppearing(pass)
+    for column in leaving { nodes[column].installed = false }
+    deliverDid(pass)
   }
 
   /// `TabBarController.switchSelection` (SPEC B2): new `viewWillAppear`, old
@@ -391,6 +465,16 @@ struct Model: Sendable {
       for child in removed { nodes[child].installed = false }
       for child in removed { emit(child, .didMove(toParent: nil)) }
       for child in added { emit(child, .didMove(toParent: tabIDs[tree])) }
+
+    case .traits(let tree, let compact):
+      // An unchanged size class is no change: no event (`Window.setTraitCollection`).
+      guard self.compact[tree] != compact else { return }
+      self.compact[tree] = compact
+      let traits = TraitCollection(horizontalSizeClass: compact ? .compact : .regular)
+      for column in [splitPrimary[tree], splitSecondary[tree]] { emit(column, .traitCollectionDidChange(traits)) }
+
+    case .split(let tree, let requested, let compact):
+      layoutSplit(tree: tree, showing: requested, compact: compact ?? self.compact[tree])
 
     case .end(let child):
       let animated = nodes[child].appearance.animated

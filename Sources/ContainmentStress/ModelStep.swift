@@ -29,9 +29,18 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
   case navigation(tree: Int, change: StackChange, animated: Bool)
   /// A tab controller change on tree `tree` (SPEC B1–B3, CONTAINERS.md §4).
   case tabs(tree: Int, change: TabChange)
+  /// Tree `tree`'s window changes its horizontal size class (a window
+  /// transaction): the split columns hear `traitCollectionDidChange` (SPEC D3).
+  case traits(tree: Int, compact: Bool)
+  /// Tree `tree`'s split lays its columns out (SPEC S1, S2): after a trait
+  /// change (`showing` nil) or for `show(_:)`. `compact` is the size class the
+  /// layout read; nil until the checks resolve it from the trait timeline.
+  case split(tree: Int, showing: SplitColumn?, compact: Bool?)
 
   enum StackChange: Sendable, Hashable, CustomStringConvertible {
     case push(Int), pop, popTo(Int), popToRoot, set([Int])
+    /// `interactivePop` (SPEC N7), finished or cancelled (or its driver threw).
+    case interactivePop(finish: Bool)
 
     var description: String {
       switch self {
@@ -40,6 +49,7 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
       case .popTo(let c): "popTo(#\(c))"
       case .popToRoot: "popToRoot"
       case .set(let list): "setViewControllers(\(list.map { "#\($0)" }.joined(separator: ", ")))"
+      case .interactivePop(let finish): "interactivePop(\(finish ? "finish" : "cancel"))"
       }
     }
   }
@@ -59,8 +69,19 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
   /// Steps of the built-in containers: such a request may change nothing and leave no event.
   var mayLeaveNoEvent: Bool {
     switch self {
-    case .navigation, .tabs: true
+    case .navigation, .tabs, .traits, .split: true
     default: false
+    }
+  }
+
+  /// The built-in container whose order of requests the step depends on
+  /// (`Checks.replay` places an eventless request among its container's
+  /// others by time), or nil.
+  var containerKey: String? {
+    switch self {
+    case .navigation(let tree, _, _): "navigation\(tree)"
+    case .tabs(let tree, _): "tabs\(tree)"
+    default: nil
     }
   }
 
@@ -85,6 +106,9 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
     case .end(let c): "end(#\(c))"
     case .navigation(let tree, let change, _): "navigation\(tree).\(change)"
     case .tabs(let tree, let change): "tabs\(tree).\(change)"
+    case .traits(let tree, let compact): "window\(tree).traits(\(compact ? "compact" : "regular"))"
+    case .split(let tree, let showing, let compact):
+      "split\(tree).layout(\(showing.map { "show \($0), " } ?? "")\(compact.map { $0 ? "compact" : "regular" } ?? "?"))"
     }
   }
 }

@@ -45,13 +45,13 @@ struct Operation: Sendable, CustomStringConvertible {
 enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   case add, move, oppositeMoves, remove, install, uninstall, transition, batch
   case manualAppearance, toggleContainer, nested, misuse
-  // Built-in containers (ContainerKinds.swift): not replayed on the model.
-  case push, pop, popTo, popToRoot, setStack, selectTab, setTabIndex, setTabs, traitFlip, showColumn
+  // Built-in containers (ContainerKinds.swift).
+  case push, pop, popTo, popToRoot, setStack, interactivePop, selectTab, setTabIndex, setTabs, traitFlip, showColumn
 
-  /// Kinds whose transactions are checked for grammar, invariants and leaks only.
+  /// Kinds that act on the built-in containers.
   var isContainerKind: Bool {
     switch self {
-    case .push, .pop, .popTo, .popToRoot, .setStack, .selectTab, .setTabIndex, .setTabs, .traitFlip, .showColumn: true
+    case .push, .pop, .popTo, .popToRoot, .setStack, .interactivePop, .selectTab, .setTabIndex, .setTabs, .traitFlip, .showColumn: true
     default: false
     }
   }

@@ -20,6 +20,7 @@ enum OperationKinds {
     PopToKind(),
     PopKind(name: .popToRoot),
     SetStackKind(),
+    InteractivePopKind(),
     SelectTabKind(name: .selectTab),
     SelectTabKind(name: .setTabIndex),
     SetTabsKind(),

@@ -68,8 +68,8 @@ struct Options: Sendable {
                          overlap and ancestors never toggle a busy subtree
       --kinds K,K,...    only these operation kinds: add, move, oppositeMoves, remove, install,
                          uninstall, transition, batch, manualAppearance, toggleContainer,
-                         nested, misuse, push, pop, popTo, popToRoot, setStack, selectTab,
-                         setTabIndex, setTabs, traitFlip, showColumn
+                         nested, misuse, push, pop, popTo, popToRoot, setStack,
+                         interactivePop, selectTab, setTabIndex, setTabs, traitFlip, showColumn
                          (default: all; per-leaf leaves out toggleContainer)
       --fault F          plant a fault: skip-queue (the runtime's requests skip the FIFO
                          queue, SPEC R1); stuck-hook, leak (self-tests of the watchdog and

@@ -67,8 +67,85 @@ extension World {
       if operation.variant == 2, installed { try? await container.view.removeFromSuperview() }
     case .misuse:
       break
-    case .push, .pop, .popTo, .popToRoot, .setStack, .selectTab, .setTabIndex, .setTabs, .traitFlip, .showColumn:
-      break  // container operations: the runtime decides (their preconditions are not modelled)
+    // Built-in containers. A tree's stack and split are prepared for the
+    // first operation that needs them only (keys below 0 in `prepared`).
+    case .push where operation.variant != 2:
+      if fresh.contains(t[1]) { await unstack(t[1]) }
+    case .push:
+      break
+    case .pop, .interactivePop:
+      if prepared.insert(-1 - 3 * tree(ofRoot: t[0])).inserted { await deepen(stackOf: tree(ofRoot: t[0])) }
+    case .popTo where operation.variant != 2:
+      if fresh.contains(t[1]) { await stack(t[1], on: tree(ofRoot: t[0])) }
+    case .traitFlip:
+      // The flip changes the size class: the window starts in the other one.
+      let tree = tree(ofRoot: t[0])
+      if prepared.insert(-3 - 3 * tree).inserted { await setCompact(operation.variant != 0, tree: tree) }
+    case .showColumn:
+      // Collapsed, showing the other column: the request has something to do.
+      let tree = tree(ofRoot: t[0])
+      if prepared.insert(-3 - 3 * tree).inserted {
+        await setCompact(true, tree: tree)
+        _ = try? await splits[tree].show(operation.variant == 0 ? .secondary : .primary)
+      }
+    case .popTo, .popToRoot, .setStack, .selectTab, .setTabIndex, .setTabs:
+      break  // the runtime decides (refusals and no-ops are part of what they test)
+    }
+  }
+
+  /// The stack leaf `leaf` off every stack (a stack it leaves empty gets a free leaf instead).
+  func unstack(_ leaf: Int) async {
+    for (tree, navigation) in navigations.enumerated() {
+      let stack = navigation.viewControllers.compactMap { indexByID[$0.node.id] }
+      guard stack.contains(leaf) else { continue }
+      var rest = stack.filter { $0 != leaf }
+      if rest.isEmpty {
+        guard let spare = stackLeaves.first(where: { $0 != leaf && self[$0].parent == nil }) else { return }
+        rest = [spare]
+      }
+      _ = try? await navigations[tree].setViewControllers(rest.map { self[$0] }, animated: false)
+    }
+  }
+
+  /// The stack leaf `leaf` on tree `tree`'s stack (pushed there if it is not).
+  func stack(_ leaf: Int, on tree: Int) async {
+    guard self[leaf].parent !== navigations[tree] else { return }
+    await unstack(leaf)
+    _ = try? await navigations[tree].push(self[leaf], animated: false)
+  }
+
+  /// At least two controllers on tree `tree`'s stack, so that it can be popped.
+  func deepen(stackOf tree: Int) async {
+    guard navigations[tree].viewControllers.count < 2 else { return }
+    if let spare = stackLeaves.first(where: { self[$0].parent == nil }) {
+      _ = try? await navigations[tree].push(self[spare], animated: false)
+    } else if let leaf = stackLeaves.first(where: { self[$0].parent !== navigations[tree] }) {
+      await stack(leaf, on: tree)
+    }
+  }
+
+  /// Tree `tree`'s window in the compact (or regular) size class.
+  func setCompact(_ compact: Bool, tree: Int) async {
+    try? await windows[tree].setTraitCollection(TraitCollection(horizontalSizeClass: compact ? .compact : .regular))
+  }
+
+  /// Sets the built-in containers as `model` has them (after `setUpContainers`):
+  /// the stacks, the tabs and their selection, the size classes and the
+  /// column each collapsed split shows.
+  func restoreContainers(_ model: Model) async throws {
+    guard model.stacks.count == windows.count, model.compact.count == windows.count else { return }
+    for navigation in navigations { try await navigation.setViewControllers([], animated: false) }
+    for (tree, navigation) in navigations.enumerated() {
+      try await navigation.setViewControllers(model.stacks[tree].map { self[$0] }, animated: false)
+    }
+    for (tree, tabs) in tabs.enumerated() {
+      let list = model.tabList[tree]
+      let selected = model.selectedTab[tree].flatMap { list.firstIndex(of: $0) } ?? 0
+      try await tabs.setViewControllers(list.map { self[$0] }, selectedIndex: selected)
+    }
+    for tree in windows.indices where model.compact[tree] {
+      await setCompact(true, tree: tree)
+      if model.splitCollapsed[tree], model.splitShown[tree] == .secondary { try await splits[tree].show(.secondary) }
     }
   }
 }

@@ -11,22 +11,41 @@ struct Reducer {
   private let clock = ContinuousClock()
 
   /// The operations to start from: those the finding names, plus the
-  /// operations that overlapped them in time and touched the same controllers.
-  /// Trials start from the last quiescent snapshot before them, and each
-  /// operation starts at its original offset from the first one.
+  /// operations that overlapped them in time and touched the same controllers
+  /// or the same built-in container; and, for a built-in container, the
+  /// latest earlier requests on it since the snapshot (up to 200 ms; its order, which a
+  /// reorder may have changed without an event, is not a precondition
+  /// `World.prepare` recreates). Trials start from the last quiescent snapshot
+  /// before them, and each operation starts at its original offset from the first one.
   static func candidates(for finding: Finding, in history: History, leaves: Set<Int>) -> (Model, [(Duration, Operation)]) {
     let records = history.records.filter { !$0.nested }
     var named = records.filter { finding.operations.contains($0.operation.id) }
     if named.isEmpty { named = Array(records.suffix(12)) }
     let from = named.map(\.start).min()! - .milliseconds(2)
     let to = named.map(\.end).max()!
-    let touched = Set(named.flatMap(\.operation.targets)).intersection(leaves)
+    func touches(_ operation: Operation) -> Set<Int> {
+      var keys = Set(operation.targets).intersection(leaves)
+      if operation.kind.isContainerKind, let root = operation.targets.first, let tree = history.roots.firstIndex(of: root) {
+        switch operation.kind {
+        case .selectTab, .setTabIndex, .setTabs: keys.insert(-2 - 3 * tree)
+        case .traitFlip, .showColumn: keys.insert(-3 - 3 * tree)
+        default: keys.insert(-1 - 3 * tree)
+        }
+      }
+      return keys
+    }
+    let touched = named.reduce(into: Set<Int>()) { $0.formUnion(touches($1.operation)) }
+    let snapshot = history.snapshots.last { $0.0 <= from } ?? history.snapshots.first ?? (.zero, history.initial)
     var chosen = named
+    let containers = touched.filter { $0 < 0 }
+    for record in records.reversed() where record.start >= max(snapshot.0, from - .milliseconds(200)) && record.end < from {
+      if chosen.count >= named.count + 6 { break }
+      if !containers.isDisjoint(with: touches(record.operation)) { chosen.append(record) }
+    }
     for record in records where record.end >= from && record.start <= to && !named.contains(where: { $0.operation.id == record.operation.id }) {
       if chosen.count >= 16 { break }
-      if !touched.isDisjoint(with: record.operation.targets) { chosen.append(record) }
+      if !touched.isDisjoint(with: touches(record.operation)) { chosen.append(record) }
     }
-    let snapshot = history.snapshots.last { $0.0 <= from } ?? history.snapshots.first ?? (.zero, history.initial)
     let first = chosen.map(\.start).min()!
     return (snapshot.1, chosen.sorted { $0.start < $1.start }.map { ($0.start - first, $0.operation) })
   }

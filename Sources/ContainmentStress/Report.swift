@@ -22,6 +22,7 @@ struct Report {
   var lagged = 0
   var quiescentChecks = 0
   var replayed = 0
+  var replayedContainers = Checks.ReplayedContainers()
   var findings: [Finding] = []
   var leaks: [String] = []
   var reduction: (operations: [Operation], reproduced: Bool, trials: Int)?
@@ -64,6 +65,7 @@ struct Report {
     lagged = checks.laggedDisconnects
     quiescentChecks = result.quiescentChecks
     replayed = checks.replayedTransactions
+    replayedContainers = checks.replayedContainers
     findings = result.findings + checks.findings + result.leaks.map { Finding(category: .leak, message: "\($0) is still alive after the run released it") }
     leaks = result.leaks
     names = result.history.names
@@ -84,7 +86,7 @@ struct Report {
       lines.append("             \(pad(kind.rawValue, 17)) \(pad("\(count.total)", 6, left: true)) \(pad("\(count.succeeded)", 10, left: true)) \(pad("\(count.failed)", 8, left: true)) \(pad("\(count.cancelled)", 10, left: true))")
     }
     lines.append("events       \(events) recorded; \(subscribers) other subscribers got \(subscriberEvents), lost \(lostEvents) in \(lostMarkers) exact markers, \(lagged) disconnected for lag")
-    lines.append("checks       \(quiescentChecks) quiescent invariant checks; \(replayed) transactions replayed on the model; hook grammar, hook logs, subscribers, expected errors, leaks (split: grammar only)")
+    lines.append("checks       \(quiescentChecks) quiescent invariant checks; \(replayed) transactions replayed on the model (\(replayedContainers.splitLayouts) split layouts, \(replayedContainers.traitChanges) trait changes, \(replayedContainers.interactivePops) interactive pops, \(replayedContainers.eventless) eventless reorders placed by time); hook grammar, hook logs, subscribers, expected errors, leaks")
     if findings.isEmpty {
       lines.append("findings     none")
     } else {
@@ -125,7 +127,7 @@ struct Report {
     fields.append("\"byKind\": {\(kinds.joined(separator: ", "))}")
     fields.append("\"events\": \(events), \"subscribers\": \(subscribers), \"subscriberEvents\": \(subscriberEvents)")
     fields.append("\"lostEvents\": \(lostEvents), \"lostMarkers\": \(lostMarkers), \"laggedDisconnects\": \(lagged)")
-    fields.append("\"quiescentChecks\": \(quiescentChecks), \"transactionsReplayed\": \(replayed)")
+    fields.append("\"quiescentChecks\": \(quiescentChecks), \"transactionsReplayed\": \(replayed), \"splitLayoutsReplayed\": \(replayedContainers.splitLayouts), \"traitChangesReplayed\": \(replayedContainers.traitChanges), \"interactivePopsReplayed\": \(replayedContainers.interactivePops), \"eventlessReorders\": \(replayedContainers.eventless)")
     fields.append("\"violations\": \(violations), \"deadlocks\": \(deadlocks), \"leaks\": \(leaks.count)")
     let items = findings.map { "{\"category\": \(json($0.category.rawValue)), \"message\": \(json($0.message))}" }
     fields.append("\"findings\": [\(items.joined(separator: ", "))]")

@@ -22,6 +22,23 @@ struct OperationRecord: Sendable {
 struct RegisteredTransaction: Sendable {
   var steps: [ModelStep]
   var operation: Int
+  /// For a request that succeeded while its operation held its container's
+  /// gate exclusively (`setStack`, `setTabs`): when the gate was entered and
+  /// when the request returned. No other request on that container ran in
+  /// between, so an eventless one can be placed among them by time.
+  var window: ClosedRange<Duration>?
+}
+
+/// A request whose transaction id the harness could not learn (the handle of
+/// an interactive pop whose driver threw is never returned): its steps, the
+/// controller that must begin its events, and when the operation ran. The
+/// checks give it the unregistered transaction that fits.
+struct UnidentifiedRequest: Sendable {
+  var steps: [ModelStep]
+  var operation: Int
+  var first: Int
+  var start: Duration
+  var end: Duration
 }
 
 /// A broken expectation found while the workload runs (an error that should
@@ -43,6 +60,7 @@ final class Run: Sendable {
   let world: World
   let options: Options
   let transactions = Locked<[TransactionID: RegisteredTransaction]>([:])
+  let unidentified = Locked<[UnidentifiedRequest]>([])
   let records = Locked<[OperationRecord]>([])
   let findings = Locked<[Finding]>([])
   fileprivate let counters = Locked<Counters>(Counters())
@@ -80,8 +98,8 @@ final class Run: Sendable {
   var progress: Int { counters.withLock { $0.progress } }
   func tick() { counters.withLock { $0.progress += 1 } }
 
-  func register(_ id: TransactionID, _ steps: [ModelStep], operation: Int) {
-    transactions.withLock { $0[id] = RegisteredTransaction(steps: steps, operation: operation) }
+  func register(_ id: TransactionID, _ steps: [ModelStep], operation: Int, window: ClosedRange<Duration>? = nil) {
+    transactions.withLock { $0[id] = RegisteredTransaction(steps: steps, operation: operation, window: window) }
   }
 
   func record(_ record: OperationRecord) {

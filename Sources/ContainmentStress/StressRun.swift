@@ -20,7 +20,7 @@ struct RunResult: Sendable {
   var quiescentChecks: Int
   var elapsed: Duration
   var leaks: [String]
-  /// World indices of the leaves.
+  /// World indices of the leaves (of the custom containers, stacks and tabs).
   var leaves: [Int]
 }
 
@@ -115,6 +115,7 @@ enum StressRun {
         await workload.execute(seed: rng.derived(0x3C))
       }
       elapsed = clock.now - start
+      await world.drainSplits()
       checkInvariants(run: run, when: "end of the workload")
       final = Model.snapshot(of: world)
       workEnd = run.now()
@@ -142,11 +143,12 @@ enum StressRun {
       initial: initial,
       final: final,
       registered: run.transactions.withLock { $0 },
+      unidentified: run.unidentified.withLock { $0 },
       snapshots: run.snapshots.withLock { $0 },
       records: run.records.withLock { $0 },
       watched: run.watched.withLock { $0 }.map { ($0.0, $0.1()) },
       strangers: Set(world.strangers),
-      containerScoped: world.containerScoped,
+      roots: world.roots,
       containerIDs: Set((world.navigations as [any ViewController] + world.tabs + world.splits).map(\.node.id)),
       containerNames: Dictionary(uniqueKeysWithValues: (world.navigations as [any ViewController] + world.tabs + world.splits).map { ($0.node.id, $0.node.name) }),
       others: subscribers.others.map { ($0.role, $0.controller, $0.isTree, $0.events) })
@@ -158,6 +160,6 @@ enum StressRun {
     references += world.windows.enumerated().map { WeakReference($1, label: "window \($0)") }
     references.append(WeakReference(world.doomedWindow, label: "doomed window"))
     references += world.controllers.compactMap { controller in controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") } }
-    return (history, run.findings.withLock { $0 }, workload.quiescentChecks, elapsed, references, world.leaves)
+    return (history, run.findings.withLock { $0 }, workload.quiescentChecks, elapsed, references, world.leaves + world.stackLeaves + world.tabLeaves.flatMap { $0 })
   }
 }

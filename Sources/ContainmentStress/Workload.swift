@@ -91,6 +91,7 @@ struct Workload: Sendable {
   func quiescentCheck() async {
     control.withLock { $0.pauseRequested = true }
     while control.withLock({ $0.busy > 0 }) { try? await Task.sleep(for: .milliseconds(1)) }
+    await run.world.drainSplits()
     checkInvariants(run: run, when: "quiescent point at \(run.now())")
     let snapshot = (run.now(), Model.snapshot(of: run.world))
     run.snapshots.withLock { $0.append(snapshot) }

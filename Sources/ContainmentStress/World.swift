@@ -36,9 +36,8 @@ final class World: Sendable {
   let tabLeaves: [[Int]]
   /// Per tree: the split's primary and secondary columns.
   let splitColumns: [(primary: Int, secondary: Int)]
-  /// The split columns: checked for grammar, hook logs, subscribers,
-  /// invariants and leaks, not replayed on the model (stack and tab leaves are).
-  let containerScoped: Set<Int>
+  /// Per tree: keeps `setTabs` apart from the other requests on that tab controller.
+  let tabGates: [StackGate]
 
   init(options: Options, environment: ContainmentEnvironment) {
     var controllers: [StressController] = []
@@ -68,11 +67,11 @@ final class World: Sendable {
     self.stackLeaves = stackLeaves
     self.tabLeaves = tabLeaves
     self.splitColumns = splitColumns
-    containerScoped = Set(splitColumns.flatMap { [$0.primary, $0.secondary] })
     navigations = (0..<options.trees).map { NavigationController(name: "Nav\($0)", transitionDuration: .milliseconds(1)) }
     tabs = (0..<options.trees).map { TabBarController(name: "Tabs\($0)") }
     splits = (0..<options.trees).map { SplitViewController(name: "Split\($0)") }
     stackGates = (0..<options.trees).map { _ in StackGate() }
+    tabGates = (0..<options.trees).map { _ in StackGate() }
     for container in navigations as [any ViewController] + tabs + splits { container.node.environment = environment }
     strangers = [make("S0"), make("S1")]
     doomedRoot = make("D")
@@ -171,6 +170,7 @@ final class World: Sendable {
       try await self[container].view.removeFromSuperview()
     }
     try await setUpContainers()
+    try await restoreContainers(model)
     try await doomedWindow.setRootViewController(self[doomedRoot])
     try await install(self[doomedLeaf], in: self[doomedRoot])
     try await doomedWindow.tearDown()
