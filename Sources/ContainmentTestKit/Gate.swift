@@ -11,6 +11,7 @@ public final class Gate: Sendable {
   }
   private let state = Locked(State())
 
+  /// A closed gate with nobody waiting.
   public init() {}
 
   /// Suspends until the gate is open (returns at once if it already is).

@@ -9,6 +9,7 @@ import Containment
 public final class HookLog: Sendable {
   private let entries = Locked<[String]>([])
 
+  /// An empty log.
   public init() {}
 
   /// Appends one entry.

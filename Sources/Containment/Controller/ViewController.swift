@@ -77,6 +77,9 @@ public enum StatusBarStyle: Sendable, Hashable, Codable {
   case `default`, lightContent, darkContent
 }
 
+/// Defaults for every hook: forward appearance automatically, load a plain
+/// `View`, and do nothing in each callback. Implement only what you need; the
+/// runtime's bookkeeping never depends on these being called (no `super`).
 extension ViewController {
   public nonisolated var shouldAutomaticallyForwardAppearanceMethods: Bool { true }
   public func loadView() async -> View { View() }

@@ -52,6 +52,8 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
   /// What happened.
   public var kind: Kind
 
+  /// An event with every field given (the runtime makes them; tests and
+  /// consumers may build their own, e.g. to compare with expected sequences).
   public init(
     controller: ControllerID, name: String, path: String, sequenceNumber: Int,
     transaction: TransactionID?, timestamp: Duration, kind: Kind

@@ -2,10 +2,16 @@
 /// with the transition's events and to the animations closure; they never
 /// change hook order or timing (timing is `duration` on the tree's clock).
 public struct TransitionOptions: OptionSet, Sendable, Hashable, Codable {
+  /// The option bits.
   public let rawValue: UInt
+  /// Options from their bits.
   public init(rawValue: UInt) { self.rawValue = rawValue }
+  /// The new view fades in over the old one (UIKit's `.transitionCrossDissolve`).
   public static let crossDissolve = TransitionOptions(rawValue: 1 << 0)
+  /// The container flips from the left (UIKit's `.transitionFlipFromLeft`).
   public static let flipFromLeft = TransitionOptions(rawValue: 1 << 1)
+  /// The container flips from the right (UIKit's `.transitionFlipFromRight`).
   public static let flipFromRight = TransitionOptions(rawValue: 1 << 2)
+  /// Ease in and out (UIKit's `.curveEaseInOut`).
   public static let curveEaseInOut = TransitionOptions(rawValue: 1 << 3)
 }

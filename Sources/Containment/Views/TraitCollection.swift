@@ -6,7 +6,9 @@ public enum UserInterfaceSizeClass: Sendable, Hashable, Codable, CustomStringCon
 
 /// The trait environment a window carries and hands down its tree (SPEC D3).
 public struct TraitCollection: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// Compact collapses a split view to one column (SPEC S2); regular shows both.
   public var horizontalSizeClass: UserInterfaceSizeClass
+  /// Traits with the given size class (regular by default).
   public init(horizontalSizeClass: UserInterfaceSizeClass = .regular) {
     self.horizontalSizeClass = horizontalSizeClass
   }

@@ -19,6 +19,7 @@ public struct NavigationBarState: Sendable, Hashable, Codable {
     return previous.backButtonTitle ?? previous.title ?? "Back"
   }
 
+  /// A bar state with the given visibility and items (bottom of the stack first).
   public init(isHidden: Bool, items: [NavigationItem]) {
     self.isHidden = isHidden
     self.items = items

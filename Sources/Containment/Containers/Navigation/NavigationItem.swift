@@ -11,6 +11,7 @@ public struct NavigationItem: Sendable, Hashable, Codable {
   /// the top; nil falls back to ``title``, then to "Back".
   public var backButtonTitle: String?
 
+  /// An item with an optional title and back-button title.
   public init(title: String? = nil, backButtonTitle: String? = nil) {
     self.title = title
     self.backButtonTitle = backButtonTitle
