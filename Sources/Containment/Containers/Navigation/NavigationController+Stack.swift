@@ -148,10 +148,13 @@ extension NavigationController {
     if topChanged, let newTop, isViewLoaded { _ = await newTop.loadViewIfNeeded(in: context) }
 
     var pass = AppearancePass(animated: animated)
-    let (environment, onScreen) = TreeLock.withLock { () -> (ContainmentEnvironment?, Bool) in
-      // The clock is needed only to animate.
+    let (environment, onScreen, delegate) = TreeLock.withLock {
+      () -> (ContainmentEnvironment?, Bool, (any NavigationControllerDelegate)?) in
+      // The clock is needed only to animate; the delegate is asked next, with
+      // no suspension in between, so it is read in the same section.
       let environment = animated ? node._resolvedEnvironment() : nil
-      guard topChanged, let view = node._view else { return (environment, false) }
+      let delegate = topChanged ? _delegate() : nil
+      guard topChanged, let view = node._view else { return (environment, false, delegate) }
       let onScreen = view._window() != nil
       let oldTop = decision.oldTop
       if onScreen, let oldTop, _isInstalled(oldTop) {
@@ -161,12 +164,12 @@ extension NavigationController {
         _install(newTop, _contentPlacement(), below: decision.revealsNewTop ? oldTop : nil)
         if onScreen { pass._begin(AppearancePass._forwardingTargets(from: newTop), isAppearing: true) }
       }
-      return (environment, onScreen)
+      return (environment, onScreen, delegate)
     }
 
     if topChanged {
       node.emit(.transitionBegan(from: decision.oldTop?.node.id, to: newTop?.node.id), transaction: context.id)
-      if let newTop, let delegate = TreeLock.withLock({ _delegate() }) {
+      if let newTop, let delegate {
         await askDelegate(in: context) { await delegate.navigationController(self, willShow: newTop, animated: animated) }
       }
     }
