@@ -34,8 +34,10 @@ struct AppearancePass: Sendable {
 
   /// Delivers every will-hook (and any diagnostic), in order.
   func deliverWill(in context: TransactionContext?) async {
-    for (controller, effects) in willEffects {
-      await controller.perform(effects, animated: animated, in: context)
+    await AppearancePass.asHooks(of: context) {
+      for (controller, effects) in willEffects {
+        await controller.perform(effects, animated: animated, in: context)
+      }
     }
   }
 
@@ -45,8 +47,10 @@ struct AppearancePass: Sendable {
     let effects = TreeLock.withLock {
       entries.map { $0.isAppearing ? $0.controller.node._appearance.viewInstalled() : [] }
     }
-    for (entry, effects) in zip(entries, effects) where !effects.isEmpty {
-      await entry.controller.perform(effects, animated: animated, in: context)
+    await AppearancePass.asHooks(of: context) {
+      for (entry, effects) in zip(entries, effects) where !effects.isEmpty {
+        await entry.controller.perform(effects, animated: animated, in: context)
+      }
     }
   }
 
@@ -58,8 +62,10 @@ struct AppearancePass: Sendable {
     let effects = TreeLock.withLock {
       entries.map { $0.controller.node._appearance.end() }
     }
-    for (entry, effects) in zip(entries, effects) {
-      await entry.controller.perform(effects, animated: animated, in: context)
+    await AppearancePass.asHooks(of: context) {
+      for (entry, effects) in zip(entries, effects) {
+        await entry.controller.perform(effects, animated: animated, in: context)
+      }
     }
     TreeLock.withLock {
       for entry in entries {
@@ -70,6 +76,12 @@ struct AppearancePass: Sendable {
         }
       }
     }
+  }
+
+  /// Runs `body`, which only delivers hooks, marked once as inside `context`'s
+  /// hooks (every hook in it would be marked the same way one by one).
+  private static func asHooks(of context: TransactionContext?, _ body: () async -> Void) async {
+    if let context { await context.runHook(body) } else { await body() }
   }
 
   /// Will, is-appearing and did, with nothing in between.
