@@ -33,6 +33,23 @@ struct EventStreamTests {
     #expect(await take(4, from: &second).map(\.kind) == expected)
   }
 
+  /// One `events()` value is one subscription: its first iterator gets the
+  /// events, a second iterator of the same value ends at once (E1: subscribe
+  /// once per consumer). Exercises `LifecycleEvents`' own iterator.
+  @Test func oneSubscriptionFeedsOnlyItsFirstIterator_E1() async throws {
+    let f = Fixture()
+    let c = f.controller("C")
+    let subscription = c.events()
+    var first = subscription.makeAsyncIterator()
+    var second = subscription.makeAsyncIterator()
+    #expect(await second.next() == nil)
+    await emit(2, on: c)
+    #expect(await take(3, from: &first).map(\.kind) == [
+      .subscribed(state: .disappeared, parent: nil), .willMove(toParent: nil), .willMove(toParent: nil),
+    ])
+    #expect(await second.next() == nil)
+  }
+
   @Test func treeStreamCarriesDescendantsWithIdentityAndPath_E2() async throws {
     let f = Fixture()
     let r = f.controller("R"), p = f.controller("P"), c = f.controller("C")
