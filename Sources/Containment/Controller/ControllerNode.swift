@@ -47,6 +47,8 @@ public final class ControllerNode: @unchecked Sendable {
   /// Set while a removal's hooks run after the controller was unlinked: where
   /// its events still go (its former ancestors' tree streams, SPEC E2).
   var _departure: Departure?
+  /// Tests waiting for readers to block on a view load in progress.
+  var _viewReaderObservers: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
 
   struct Departure {
     let parentPath: String
