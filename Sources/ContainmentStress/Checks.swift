@@ -45,9 +45,17 @@ struct Checks {
     model = history.initial
   }
 
+  /// The epoch's trait flips by the root they flip (`traitFlip(causing:at:)`).
+  private var traitFlips: [Int: [(start: Duration, end: Duration, id: Int)]] = [:]
+
   /// Checks one epoch: the one after the last epoch checked.
   mutating func check(_ epoch: History) {
     history = epoch
+    traitFlips = [:]
+    for record in epoch.records where record.operation.kind == .traitFlip {
+      guard let root = record.operation.targets.first else { continue }
+      traitFlips[root, default: []].append((record.start, record.end, record.operation.id))
+    }
     recordedEvents += epoch.events.reduce(0) { $0 + $1.count }
     checkRecorders()
     checkHookLogs()
@@ -378,8 +386,8 @@ struct Checks {
     case .traits(let t, _), .split(let t, _, _): tree = t
     default: return nil
     }
-    let flips = history.records.filter { $0.operation.kind == .traitFlip && $0.operation.targets.first == history.roots[tree] && $0.start <= time }
-    return (flips.first { $0.end >= time } ?? flips.max { $0.start < $1.start })?.operation.id
+    let flips = (traitFlips[history.roots[tree]] ?? []).filter { $0.start <= time }
+    return (flips.first { $0.end >= time } ?? flips.max { $0.start < $1.start })?.id
   }
 
   /// What an observed transaction was: its operation, or the steps recognised from its events.

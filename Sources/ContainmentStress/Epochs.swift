@@ -17,7 +17,9 @@ struct Cut: Sendable {
   var cpu: Duration
 }
 
-/// One epoch's throughput: operations per second of wall time and per second of CPU time.
+/// One epoch's throughput: its operations over the time its workload ran
+/// plus the time its checks took (at the next quiescent point), in wall time
+/// and in CPU time.
 struct EpochRate: Sendable {
   var operations: Int
   var wall: Duration
@@ -75,16 +77,17 @@ actor EpochChecker {
 
   /// A quiescent point: checks the epoch that ended at the previous one.
   func close(_ cut: Cut) {
-    measure(cut)
-    if let held { check(held.cut, from: held.start, final: false) }
+    let operations = cut.recorded.records.reduce(0) { $0 + ($1.nested ? 0 : 1) }
+    summary.epochs.append(EpochRate(operations: operations, wall: cut.wall - last.wall, cpu: cut.cpu - last.cpu))
+    checkHeld(rate: summary.epochs.count - 2)
     held = (cut, start)
     start = (cut.time, cut.snapshot)
+    last = (.now, ProcessStatus.cpuTime())
   }
 
   /// The run is over and every stream has ended: checks what is left.
   func finish(_ cut: Cut) -> RunSummary {
-    measure(cut)
-    if let held { check(held.cut, from: held.start, final: false) }
+    checkHeld(rate: summary.epochs.count - 1)
     held = nil
     check(cut, from: start, final: true)
     summary.replayed = checks.replayedTransactions
@@ -98,10 +101,13 @@ actor EpochChecker {
     return summary
   }
 
-  private func measure(_ cut: Cut) {
-    let operations = cut.recorded.records.reduce(0) { $0 + ($1.nested ? 0 : 1) }
-    summary.epochs.append(EpochRate(operations: operations, wall: cut.wall - last.wall, cpu: cut.cpu - last.cpu))
-    last = (cut.wall, cut.cpu)
+  /// Checks the held epoch, adding the time it takes to its rate (`summary.epochs[rate]`).
+  private func checkHeld(rate position: Int) {
+    guard let held else { return }
+    let (wall, cpu) = (ContinuousClock.now, ProcessStatus.cpuTime())
+    check(held.cut, from: held.start, final: false)
+    summary.epochs[position].wall += .now - wall
+    summary.epochs[position].cpu += ProcessStatus.cpuTime() - cpu
   }
 
   private func check(_ cut: Cut, from start: (Duration, Model), final: Bool) {
@@ -167,6 +173,7 @@ struct RunSummary: Sendable {
   var findings = FindingLog()
   /// For each kind of finding, the first epoch it showed in (operations and start only).
   var evidence: [Finding.Category: History] = [:]
+  /// Throughput of each epoch that ended at a quiescent point.
   var epochs: [EpochRate] = []
   var epochsChecked = 0
   var events = 0
@@ -178,9 +185,10 @@ struct RunSummary: Sendable {
   var replayed = 0
   var replayedContainers = Checks.ReplayedContainers()
 
-  /// The epochs that ran a full `quiescentEvery` (not the first, which warms
-  /// up, nor the last, which is cut short).
-  var steadyEpochs: ArraySlice<EpochRate> { epochs.count > 2 ? epochs.dropFirst().dropLast() : [] }
+  /// The epochs after the first (which warms up), up to the last quiescent
+  /// point (the rest of the run is cut short and holds the teardown): each
+  /// with its own checks' time.
+  var steadyEpochs: ArraySlice<EpochRate> { epochs.dropFirst() }
 
   /// Median operations per CPU-second of the first and of the last quarter
   /// of the steady epochs (at least 3 each), or nil for a run too short to say.
