@@ -190,25 +190,30 @@ struct RunSummary: Sendable {
   /// with its own checks' time.
   var steadyEpochs: ArraySlice<EpochRate> { epochs.dropFirst() }
 
-  /// Median operations per CPU-second of the first and of the last quarter
-  /// of the steady epochs (at least 3 each), or nil for a run too short to say.
-  var throughputDrift: (first: Double, last: Double)? {
+  /// Median throughput of the first and of the last quarter of the steady
+  /// epochs (at least 3 each), per second of wall time and per CPU-second,
+  /// or nil for a run too short to say.
+  var throughputDrift: (wall: (first: Double, last: Double), cpu: (first: Double, last: Double))? {
     let steady = Array(steadyEpochs)
     guard steady.count >= 12 else { return nil }
     let quarter = steady.count / 4
-    func median(_ rates: ArraySlice<EpochRate>) -> Double {
-      let sorted = rates.map(\.perCPUSecond).sorted()
+    func median(_ rates: ArraySlice<EpochRate>, _ rate: (EpochRate) -> Double) -> Double {
+      let sorted = rates.map(rate).sorted()
       return sorted[sorted.count / 2]
     }
-    return (median(steady.prefix(quarter)), median(steady.suffix(quarter)))
+    let (first, last) = (steady.prefix(quarter), steady.suffix(quarter))
+    return ((median(first, \.perSecond), median(last, \.perSecond)), (median(first, \.perCPUSecond), median(last, \.perCPUSecond)))
   }
 
-  /// A finding if the last quarter ran more than 20 % slower than the first.
+  /// A finding if the last quarter ran more than 20 % slower than the first,
+  /// both in wall time and in CPU time: other work on the machine slows the
+  /// first only, idle cores spent spinning change the second only; a cost
+  /// that grows with the run's length shows in both.
   func slowdown() -> Finding? {
-    guard let drift = throughputDrift, drift.last < drift.first * 0.8 else { return nil }
+    guard let drift = throughputDrift, drift.wall.last < drift.wall.first * 0.8, drift.cpu.last < drift.cpu.first * 0.8 else { return nil }
     return Finding(
       category: .slowdown,
-      message: "throughput fell from \(Int(drift.first)) to \(Int(drift.last)) operations per CPU-second (median of the first and last quarter of \(steadyEpochs.count) epochs): something grows with the run's length")
+      message: "throughput fell from \(Int(drift.wall.first))/s to \(Int(drift.wall.last))/s (\(Int(drift.cpu.first)) to \(Int(drift.cpu.last)) per CPU-second; medians of the first and last quarter of \(steadyEpochs.count) epochs): something grows with the run's length")
   }
 }
 

@@ -61,7 +61,11 @@ struct Report {
       parts.append("throughput first epoch \(Int(first.perSecond))/s, last \(Int(last.perSecond))/s")
     }
     if let drift = summary.throughputDrift {
-      parts.append("per CPU-second \(Int(drift.first)) in the first quarter, \(Int(drift.last)) in the last (\(drift.last >= drift.first ? "+" : "")\(Int(((drift.last / drift.first) - 1) * 100)) %)")
+      func change(_ pair: (first: Double, last: Double)) -> String {
+        let percent = Int(((pair.last / pair.first) - 1) * 100)
+        return "\(Int(pair.first)) → \(Int(pair.last)) (\(percent >= 0 ? "+" : "")\(percent) %)"
+      }
+      parts.append("median of the first and last quarter \(change(drift.wall))/s, per CPU-second \(change(drift.cpu))")
     }
     parts.append("peak RSS \(peakMemory.map(megabytes) ?? "unknown")")
     return parts.joined(separator: "; ")
