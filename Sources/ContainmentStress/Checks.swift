@@ -10,10 +10,20 @@ struct Checks {
   private(set) var history: History
   /// Findings of the epoch checked last (`takeFindings` drains them).
   private(set) var findings: [Finding] = []
-  private(set) var replayedTransactions = 0
-  /// Replayed container transactions by what they were: split layouts, trait
-  /// changes, interactive pops, eventless reorders placed by time.
-  private(set) var replayedContainers = ReplayedContainers()
+  /// What the report counts of the checks.
+  var counts = Counts()
+
+  struct Counts: Sendable {
+    var replayedTransactions = 0
+    /// Replayed container transactions by what they were: split layouts, trait
+    /// changes, interactive pops, eventless reorders placed by time.
+    var replayedContainers = ReplayedContainers()
+    var recordedEvents = 0
+    var subscriberEvents = 0
+    var lostEvents = 0
+    var lostMarkers = 0
+    var laggedDisconnects = 0
+  }
 
   struct ReplayedContainers: Sendable {
     var splitLayouts = 0
@@ -21,11 +31,6 @@ struct Checks {
     var interactivePops = 0
     var eventless = 0
   }
-  var lostEvents = 0
-  var lostMarkers = 0
-  var laggedDisconnects = 0
-  var subscriberEvents = 0
-  private(set) var recordedEvents = 0
 
   // What the next epoch needs.
   private var grammars: [HookGrammar]
@@ -56,7 +61,7 @@ struct Checks {
       guard let root = record.operation.targets.first else { continue }
       traitFlips[root, default: []].append((record.start, record.end, record.operation.id))
     }
-    recordedEvents += epoch.events.reduce(0) { $0 + $1.count }
+    counts.recordedEvents += epoch.events.reduce(0) { $0 + $1.count }
     checkRecorders()
     checkHookLogs()
     checkGrammar()
@@ -453,35 +458,35 @@ struct Checks {
         let involved = candidates.prefix(4).compactMap(\.operation)
         fail(
           .linearizability,
-          "after \(replayedTransactions) transactions no sequential order explains the next one: \(firstMismatch ?? "?")",
+          "after \(counts.replayedTransactions) transactions no sequential order explains the next one: \(firstMismatch ?? "?")",
           operations: involved)
         return nil
       }
       model = next
       model.emitted = [:]
       silent.removeAll { placed.contains($0.id) }
-      replayedTransactions += placed.count
-      replayedContainers.eventless += placed.count
+      counts.replayedTransactions += placed.count
+      counts.replayedContainers.eventless += placed.count
       for step in entry.steps {
         switch step {
-        case .split: replayedContainers.splitLayouts += 1
-        case .traits: replayedContainers.traitChanges += 1
-        case .navigation(_, .interactivePop, _): replayedContainers.interactivePops += 1
+        case .split: counts.replayedContainers.splitLayouts += 1
+        case .traits: counts.replayedContainers.traitChanges += 1
+        case .navigation(_, .interactivePop, _): counts.replayedContainers.interactivePops += 1
         default: break
         }
       }
       for (index, range) in entry.ranges { cursor[index] = range.upperBound }
       done.insert(entry.id)
       remaining -= 1
-      replayedTransactions += 1
+      counts.replayedTransactions += 1
     }
     for request in silent {
       if let problem = applySilently(request, to: &model) {
         fail(.linearizability, "\(request.id) (\(opSummary(request.id))), after every other request: \(problem)", operations: [request.operation])
         return nil
       }
-      replayedTransactions += 1
-      replayedContainers.eventless += 1
+      counts.replayedTransactions += 1
+      counts.replayedContainers.eventless += 1
     }
     return model
   }

@@ -90,13 +90,7 @@ actor EpochChecker {
     checkHeld(rate: summary.epochs.count - 1)
     held = nil
     check(cut, from: start, final: true)
-    summary.replayed = checks.replayedTransactions
-    summary.replayedContainers = checks.replayedContainers
-    summary.lostEvents = checks.lostEvents
-    summary.lostMarkers = checks.lostMarkers
-    summary.laggedDisconnects = checks.laggedDisconnects
-    summary.subscriberEvents = checks.subscriberEvents
-    summary.events = checks.recordedEvents
+    summary.counts = checks.counts
     if let slowdown = summary.slowdown() { record([slowdown], evidence: nil) }
     return summary
   }
@@ -150,7 +144,9 @@ actor EpochChecker {
   private func record(_ findings: [Finding], evidence: History?) {
     for finding in findings {
       summary.findings.append(finding)
-      if let evidence, summary.evidence[finding.category] == nil { summary.evidence[finding.category] = evidence }
+      // The finding the reducer would pick of this kind (`Finding.mostTelling`) is the first one kept.
+      let reducible = finding.category != .linearizability || !finding.operations.isEmpty
+      if let evidence, reducible, summary.evidence[finding.category] == nil { summary.evidence[finding.category] = evidence }
     }
     let (epochs, count) = (summary.epochsChecked, summary.findings.total)
     progress.withLock {
@@ -176,14 +172,8 @@ struct RunSummary: Sendable {
   /// Throughput of each epoch that ended at a quiescent point.
   var epochs: [EpochRate] = []
   var epochsChecked = 0
-  var events = 0
   var subscribers = 0
-  var subscriberEvents = 0
-  var lostEvents = 0
-  var lostMarkers = 0
-  var laggedDisconnects = 0
-  var replayed = 0
-  var replayedContainers = Checks.ReplayedContainers()
+  var counts = Checks.Counts()
 
   /// The epochs after the first (which warms up), up to the last quiescent
   /// point (the rest of the run is cut short and holds the teardown): each

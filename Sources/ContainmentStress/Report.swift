@@ -82,9 +82,9 @@ struct Report {
     for (kind, count) in byKind {
       lines.append("             \(pad(kind.rawValue, 17)) \(pad("\(count.total)", 6, left: true)) \(pad("\(count.succeeded)", 10, left: true)) \(pad("\(count.failed)", 8, left: true)) \(pad("\(count.cancelled)", 10, left: true))")
     }
-    lines.append("events       \(summary.events) recorded; \(summary.subscribers) other subscribers got \(summary.subscriberEvents), lost \(summary.lostEvents) in \(summary.lostMarkers) exact markers, \(summary.laggedDisconnects) disconnected for lag")
-    let containers = summary.replayedContainers
-    lines.append("checks       \(quiescentChecks) quiescent invariant checks; \(summary.replayed) transactions replayed on the model (\(containers.splitLayouts) split layouts, \(containers.traitChanges) trait changes, \(containers.interactivePops) interactive pops, \(containers.eventless) eventless reorders placed by time); hook grammar, hook logs, subscribers, expected errors, leaks")
+    lines.append("events       \(summary.counts.recordedEvents) recorded; \(summary.subscribers) other subscribers got \(summary.counts.subscriberEvents), lost \(summary.counts.lostEvents) in \(summary.counts.lostMarkers) exact markers, \(summary.counts.laggedDisconnects) disconnected for lag")
+    let containers = summary.counts.replayedContainers
+    lines.append("checks       \(quiescentChecks) quiescent invariant checks; \(summary.counts.replayedTransactions) transactions replayed on the model (\(containers.splitLayouts) split layouts, \(containers.traitChanges) trait changes, \(containers.interactivePops) interactive pops, \(containers.eventless) eventless reorders placed by time); hook grammar, hook logs, subscribers, expected errors, leaks")
     lines.append("soak         \(soak)")
     if findings.total == 0 {
       lines.append("findings     none")
@@ -125,10 +125,10 @@ struct Report {
       "\(json(kind.rawValue)): {\"total\": \(count.total), \"succeeded\": \(count.succeeded), \"refused\": \(count.failed), \"cancelled\": \(count.cancelled)}"
     }
     fields.append("\"byKind\": {\(kinds.joined(separator: ", "))}")
-    fields.append("\"events\": \(summary.events), \"subscribers\": \(summary.subscribers), \"subscriberEvents\": \(summary.subscriberEvents)")
-    fields.append("\"lostEvents\": \(summary.lostEvents), \"lostMarkers\": \(summary.lostMarkers), \"laggedDisconnects\": \(summary.laggedDisconnects)")
-    let containers = summary.replayedContainers
-    fields.append("\"quiescentChecks\": \(quiescentChecks), \"transactionsReplayed\": \(summary.replayed), \"splitLayoutsReplayed\": \(containers.splitLayouts), \"traitChangesReplayed\": \(containers.traitChanges), \"interactivePopsReplayed\": \(containers.interactivePops), \"eventlessReorders\": \(containers.eventless)")
+    fields.append("\"events\": \(summary.counts.recordedEvents), \"subscribers\": \(summary.subscribers), \"subscriberEvents\": \(summary.counts.subscriberEvents)")
+    fields.append("\"lostEvents\": \(summary.counts.lostEvents), \"lostMarkers\": \(summary.counts.lostMarkers), \"laggedDisconnects\": \(summary.counts.laggedDisconnects)")
+    let containers = summary.counts.replayedContainers
+    fields.append("\"quiescentChecks\": \(quiescentChecks), \"transactionsReplayed\": \(summary.counts.replayedTransactions), \"splitLayoutsReplayed\": \(containers.splitLayouts), \"traitChangesReplayed\": \(containers.traitChanges), \"interactivePopsReplayed\": \(containers.interactivePops), \"eventlessReorders\": \(containers.eventless)")
     fields.append("\"epochsChecked\": \(summary.epochsChecked), \"wallSeconds\": \(format(wallTime.seconds, 3)), \"peakResidentBytes\": \(peakMemory.map(String.init) ?? "null"), \"interrupted\": \(interrupted)")
     let rates = summary.epochs.map { "[\($0.operations), \(format($0.wall.seconds, 3)), \(format($0.cpu.seconds, 3))]" }
     fields.append("\"epochs\": [\(rates.joined(separator: ", "))]")

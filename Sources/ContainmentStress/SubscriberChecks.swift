@@ -89,7 +89,7 @@ extension Checks {
 
   /// One element; what is wrong with it, if anything.
   private mutating func accept(_ event: LifecycleEvent, by subscriber: inout SubscriberCheck, index: RecorderIndex) -> String? {
-    subscriberEvents += 1
+    counts.subscriberEvents += 1
     guard subscriber.started else {
       subscriber.started = true
       guard case .subscribed = event.kind else { return "first element is not the subscribed snapshot (SPEC E5)" }
@@ -99,11 +99,11 @@ extension Checks {
     switch event.kind {
     case .eventsLost(let count):
       subscriber.pendingLost += count
-      lostEvents += count
-      lostMarkers += 1
+      counts.lostEvents += count
+      counts.lostMarkers += 1
       return nil
     case .lagged:
-      laggedDisconnects += 1
+      counts.laggedDisconnects += 1
       subscriber.ended = true
       return nil
     case .terminated:
