@@ -29,6 +29,7 @@ extension ViewController {
   /// linked (a policy records its own state there). `willShow`/`didShow` run
   /// (as hooks) right after the change's `transitionBegan`/`transitionEnded`
   /// events, if it announces one.
+  @discardableResult
   nonisolated func runChildrenChange(
     context: TransactionContext,
     joinerWithParent: (_ joiner: any ViewController, _ parent: any ViewController) -> ContainmentError = {
@@ -39,12 +40,12 @@ extension ViewController {
     commit: (ChildrenChange) -> Void = { _ in },
     plan: ([any ViewController]) throws -> ChildrenChange
   ) async throws -> ChildrenChangeResult {
-    let (change, decision) = try TreeLock.withLock { () -> (ChildrenChange, StackDecision) in
+    let (change, decision) = try TreeLock.withLock { () -> (ChildrenChange, ChildrenDecision) in
       if node._isTornDown { throw ContainmentError.tornDown(node.id) }
       let old = node._children
       let change = try plan(old)
       try _validateChildren(change, replacing: old, joinerWithParent: joinerWithParent)
-      let decision = StackDecision(old: old, new: change.children)
+      let decision = ChildrenDecision(old: old, new: change.children)
       node._children = change.children
       _link(decision)
       commit(change)
@@ -145,7 +146,7 @@ extension ViewController {
   /// as moving to this parent) and marks those it removes as moving from it.
   /// The caller sets `_children` to the new list; the removed ones are
   /// unlinked later with `_detachFromParent()`, after their hooks.
-  nonisolated func _link(_ decision: StackDecision) {
+  nonisolated func _link(_ decision: ChildrenDecision) {
     for controller in decision.added {
       controller.node._parent = self
       controller.node._isMovingToParent = true
@@ -156,7 +157,7 @@ extension ViewController {
   /// Announces a decided change of children, in order: `childAdded` events,
   /// then `willMove(toParent: nil)` to each leaving child, then
   /// `willMove(toParent: self)` to each joining one.
-  nonisolated func announce(_ decision: StackDecision, in context: TransactionContext) async {
+  nonisolated func announce(_ decision: ChildrenDecision, in context: TransactionContext) async {
     for controller in decision.added { node.emit(.childAdded(controller.node.id), transaction: context.id) }
     for controller in decision.removed { await controller.deliver(.willMove(toParent: nil), in: context) }
     for controller in decision.added { await controller.deliver(.willMove(toParent: self), in: context) }

@@ -177,33 +177,3 @@ extension NavigationController {
     await pass.deliverAll(in: context)
   }
 }
-
-/// The structural part of one stack change, decided under the link lock.
-struct StackDecision {
-  let old: [any ViewController]
-  let new: [any ViewController]
-  let removed: [any ViewController]
-  let added: [any ViewController]
-
-  /// Stored, not computed: each read of an existential retains and releases
-  /// a controller, and controllers take the slow (side-table) reference
-  /// counting path (BENCHMARKS.md, "Where the time goes").
-  let oldTop: (any ViewController)?
-  let newTop: (any ViewController)?
-  let topChanged: Bool
-  /// Whether the new top was already on the old stack (a pop reveals it).
-  let revealsNewTop: Bool
-
-  init(old: [any ViewController], new: [any ViewController]) {
-    self.old = old
-    self.new = new
-    self.removed = old.filter { controller in !new.contains { $0 === controller } }
-    self.added = new.filter { controller in !old.contains { $0 === controller } }
-    let oldTop = old.last
-    let newTop = new.last
-    self.oldTop = oldTop
-    self.newTop = newTop
-    self.topChanged = oldTop !== newTop
-    self.revealsNewTop = newTop.map { top in old.contains { $0 === top } } ?? false
-  }
-}
