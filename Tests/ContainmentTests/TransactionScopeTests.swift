@@ -240,3 +240,63 @@ private actor Switcher: ViewController {
     }
   }
 }
+
+/// R6: the children-change engine, public, for a custom container.
+@Suite(.timeLimit(.minutes(1)))
+struct ChildrenChangeTests {
+  @Test func customContainerSwapOnTheEngineHasThePushOrder_R6_N2() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let window = makeWindow(clock: clock)
+    try await window.setRootViewController(p)
+    try await p.changeChildren(ChildrenChange(children: [a], shown: [a]))
+    _ = f.log.take()
+    async let swap = p.changeChildren(
+      ChildrenChange(children: [b], shown: [b], animated: true, duration: .milliseconds(300)))
+    await clock.sleepers(atLeast: 1)
+    #expect(f.log.all == [
+      "A.willMove(nil)", "B.willMove(P)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
+      "B.viewIsAppearing",
+    ])
+    #expect(a.viewIfLoaded?.window === window && b.viewIfLoaded?.window === window)
+    clock.advance(by: .milliseconds(300))
+    let result = try await swap.value
+    #expect(result.outcome == .completed)
+    #expect(names(result.removed) == ["A"] && names(result.added) == ["B"])
+    #expect(f.log.take() == [
+      "A.willMove(nil)", "B.willMove(P)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
+      "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear", "A.didMove(nil)", "B.didMove(P)",
+    ])
+    #expect(names(p.children) == ["B"])
+    #expect(a.parent == nil && a.viewIfLoaded?.superview == nil)
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func engineRefusesBadChangesAndChangesNothing_R6() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), q = f.controller("Q"), a = f.controller("A"), b = f.controller("B")
+    let window = try await f.onScreen(p)
+    try await f.install(a, in: p)
+    try await q.addChild(b)
+    _ = f.log.take()
+    let before = snapshot(p)
+    await #expect(throws: ContainmentError.sameController(a.node.id)) {
+      try await p.changeChildren(ChildrenChange(children: [a, a], shown: [a]))
+    }
+    await #expect(throws: ContainmentError.notAChild(child: b.node.id, parent: p.node.id)) {
+      try await p.changeChildren(ChildrenChange(children: [a], shown: [b]))
+    }
+    await #expect(throws: ContainmentError.alreadyChild(child: b.node.id, parent: q.node.id)) {
+      try await p.changeChildren(ChildrenChange(children: [a, b], shown: [a]))
+    }
+    await #expect(throws: ContainmentError.cannotAddSelfAsChild(p.node.id)) {
+      try await p.changeChildren(ChildrenChange(children: [p], shown: []))
+    }
+    #expect(f.log.take() == [])
+    #expect(snapshot(p) == before)
+    #expect(b.parent === q)
+    withExtendedLifetime(window) {}
+    #expect(p.checkInvariants().isEmpty)
+  }
+}
