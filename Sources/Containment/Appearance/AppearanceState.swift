@@ -84,6 +84,15 @@ struct AppearanceMachine: Sendable {
     return [.isAppearing]
   }
 
+  /// The window showing the controller was released: at rest and not
+  /// disappeared, it becomes `disappeared` with no hook. Returns whether it
+  /// changed; a transition under way (level > 0) is left to finish.
+  mutating func takenOffScreen() -> Bool {
+    guard level == 0, state != .disappeared else { return false }
+    state = .disappeared
+    return true
+  }
+
   /// `endAppearanceTransition()`: the did-hook fires when the level returns to zero.
   mutating func end() -> [Effect] {
     guard level > 0 else { return [.unbalanced(.endWithoutBegin)] }

@@ -101,7 +101,9 @@ extension ViewController {
     if node._isTornDown { throw ContainmentError.tornDown(node.id) }
     if child.node._isTornDown { throw ContainmentError.tornDown(child.node.id) }
     if child === self { throw ContainmentError.cannotAddSelfAsChild(node.id) }
-    if child.node._isAncestorOrSelf(of: node) {
+    // A controller without children is nobody's ancestor: no walk (adding a
+    // leaf, the common case, stays O(1) at any depth).
+    if !child.node._children.isEmpty, child.node._isAncestorOrSelf(of: node) {
       throw ContainmentError.wouldCreateCycle(child: child.node.id, parent: node.id)
     }
     if child.node._parent === self { throw ContainmentError.alreadyChild(child: child.node.id, parent: node.id) }
@@ -117,7 +119,7 @@ extension ViewController {
     try TreeLock.withLock {
       try _validateAttach(child, reservation: reservation, ignoringParent: false)
       child.node._reservation = nil
-      child.node._parent = self
+      child.node._attach(to: self)
       node._children.append(child)
       child.node._isMovingToParent = true
     }
@@ -201,7 +203,7 @@ extension ViewController {
     await deliver(.didMove(toParent: parent), in: TransactionContext.current?.runningChain().first)
     TreeLock.withLock {
       // A removal is over: its events no longer go to the former ancestors.
-      if parent == nil, node._parent == nil { node._departure = nil }
+      if parent == nil, node._parent == nil { node._endDeparture() }
       let state = node._appearance.state
       guard state == .appeared || state == .disappeared else { return }
       if parent != nil { node._isMovingToParent = false } else { node._isMovingFromParent = false }

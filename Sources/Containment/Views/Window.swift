@@ -37,6 +37,31 @@ public final class Window: @unchecked Sendable {
     TreeLock.withLock { rootView._hostWindow = self }
   }
 
+  deinit {
+    // A released window takes its tree off screen without hooks: every
+    // controller at rest becomes `disappeared`, so a later window shows the
+    // tree again with its appearance hooks (CONCURRENCY.md, "Views and windows").
+    guard let root = _rootViewController else { return }
+    TreeLock.afterRelease { [weak root] in
+      guard let root else { return }
+      Window._takeOffScreenWithoutHooks(root)
+    }
+  }
+
+  /// Under the link lock: what releasing the window that showed `root` does.
+  /// A controller in the middle of a transition (a will-hook delivered, its
+  /// did-hook not yet) is left to finish it.
+  static func _takeOffScreenWithoutHooks(_ root: any ViewController) {
+    root.node._becameRoot()
+    for controller in _preorder(from: root) {
+      let node = controller.node
+      guard node._appearance.takenOffScreen() else { continue }
+      node._isMovingToParent = false
+      node._isMovingFromParent = false
+      node.reported.withLock { $0.appearance = .disappeared }
+    }
+  }
+
   /// The controller shown in the window, if any.
   public var rootViewController: (any ViewController)? { TreeLock.withLock { _rootViewController } }
 
@@ -88,12 +113,20 @@ public final class Window: @unchecked Sendable {
       }
       await pass.deliverAll(in: context)
       // Unlinked only now, so that its disappearance events keep the window's clock.
-      TreeLock.withLock { old.node._window = nil }
+      TreeLock.withLock {
+        HierarchyExclusion._treeChanged(from: hierarchy, to: old.node.hierarchy)
+        old.node._window = nil
+        old.node._invalidatePositions()
+      }
     }
     guard let controller else { return }
     // Hosted before its view loads, so `viewDidLoad` already sees the
     // window's traits and clock (a split controller lays out by them).
-    TreeLock.withLock { controller.node._window = self }
+    TreeLock.withLock {
+      HierarchyExclusion._treeChanged(from: controller.node._position().treeSlot, to: hierarchy)
+      controller.node._window = self
+      controller.node._invalidatePositions()
+    }
     let view = await controller.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: animated)
     TreeLock.withLock {
@@ -135,7 +168,15 @@ public final class Window: @unchecked Sendable {
     if let root { await root.tearDown() }
   }
 
+  /// Under the link lock: `controller` and its descendants, each before its
+  /// children, children in order. Iterative: any depth, linear time.
   static func _preorder(from controller: any ViewController) -> [any ViewController] {
-    [controller] + controller.node._children.flatMap { _preorder(from: $0) }
+    var result: [any ViewController] = []
+    var stack: [any ViewController] = [controller]
+    while let next = stack.popLast() {
+      result.append(next)
+      stack.append(contentsOf: next.node._children.reversed())
+    }
+    return result
   }
 }
