@@ -94,7 +94,7 @@ struct MisuseTests {
     let fresh = f.controller("F")
     await #expect(throws: ContainmentError.tornDown(p.node.id)) { try await p.addChild(fresh) }
     await #expect(throws: ContainmentError.tornDown(c.node.id)) { try await c.removeFromParent() }
-    await #expect(throws: ContainmentError.tornDown(r.node.id)) { try await window.setRootViewController(r) }
+    await #expect(throws: ContainmentError.windowTornDown) { try await window.setRootViewController(r) }
     #expect(snapshot(r) == before)
     #expect(fresh.parent == nil)
     #expect(f.log.take() == [])

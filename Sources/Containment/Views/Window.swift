@@ -76,9 +76,10 @@ public final class Window: @unchecked Sendable {
   /// installed descendants (SPEC A1). A previous root disappears first.
   ///
   /// Runs as one transaction on the window's queue (FIFO; cancellable while
-  /// waiting). Throws ``ContainmentError/hasParent(_:)`` if `controller` is a
-  /// child of some container, ``ContainmentError/tornDown(_:)`` after teardown;
-  /// then nothing changes.
+  /// waiting). Throws ``ContainmentError/windowTornDown`` after the window's
+  /// teardown, ``ContainmentError/tornDown(_:)`` if `controller`'s tree was
+  /// torn down, ``ContainmentError/hasParent(_:)`` if `controller` is a
+  /// child of some container; then nothing changes.
   @discardableResult
   public func setRootViewController(_ controller: (any ViewController)?, animated: Bool = false) async throws
     -> TransactionHandle<Void>
@@ -90,7 +91,7 @@ public final class Window: @unchecked Sendable {
 
   private func replaceRoot(with controller: (any ViewController)?, animated: Bool, context: TransactionContext) async throws {
     let old: (any ViewController)? = try TreeLock.withLock {
-      if _isTornDown { throw ContainmentError.tornDown(controller?.node.id ?? ControllerID(rawValue: 0)) }
+      if _isTornDown { throw ContainmentError.windowTornDown }
       if let controller {
         if controller.node._isTornDown { throw ContainmentError.tornDown(controller.node.id) }
         if controller.node._parent != nil { throw ContainmentError.hasParent(controller.node.id) }
@@ -140,9 +141,12 @@ public final class Window: @unchecked Sendable {
 
   /// Changes the traits and tells every controller of the hosted tree, parent
   /// first, children in order (SPEC D3). One transaction on the window's queue.
+  /// Throws ``ContainmentError/windowTornDown`` after the window's teardown;
+  /// then nothing changes.
   public func setTraitCollection(_ traits: TraitCollection) async throws {
     try await Transaction.perform(on: .window(self)) { context in
-      let (previous, controllers) = TreeLock.withLock { () -> (TraitCollection, [any ViewController]) in
+      let (previous, controllers) = try TreeLock.withLock { () -> (TraitCollection, [any ViewController]) in
+        if self._isTornDown { throw ContainmentError.windowTornDown }
         let previous = self._traits
         self._traits = traits
         guard let root = self._rootViewController else { return (previous, []) }
@@ -157,11 +161,13 @@ public final class Window: @unchecked Sendable {
 
   /// Removes the root controller (it disappears), marks the whole tree torn
   /// down and ends every controller's event streams with `terminated`
-  /// (SPEC E6). Later requests on the window or on those controllers throw
-  /// ``ContainmentError/tornDown(_:)``.
+  /// (SPEC E6). Later requests on the window throw
+  /// ``ContainmentError/windowTornDown``, on those controllers
+  /// ``ContainmentError/tornDown(_:)``. A second call does nothing.
   public func tearDown() async throws {
     let root = rootViewController
     try await Transaction.perform(on: .window(self)) { context in
+      if TreeLock.withLock({ self._isTornDown }) { return }
       try await self.replaceRoot(with: nil, animated: false, context: context)
       TreeLock.withLock { self._isTornDown = true }
     }
