@@ -8,28 +8,9 @@ import ContainmentTestKit
 /// unchanged.
 @Suite(.timeLimit(.minutes(1)))
 struct LifetimeMisuseTests {
-  /// A small on-screen tree R > P > C, returned with its window.
-  private func tree(_ f: Fixture) async throws -> (Window, RecordingController, RecordingController, RecordingController) {
-    let r = f.controller("R"), p = f.controller("P"), c = f.controller("C")
-    let window = try await f.onScreen(r)
-    try await f.install(p, in: r)
-    try await f.install(c, in: p)
-    return (window, r, p, c)
-  }
-
-  /// Reads `count` events.
-  private func take(_ count: Int, from iterator: inout LifecycleEvents.AsyncIterator) async -> [LifecycleEvent] {
-    var events: [LifecycleEvent] = []
-    for _ in 0..<count {
-      guard let event = await iterator.next() else { break }
-      events.append(event)
-    }
-    return events
-  }
-
   @Test func everyVerbOnATornDownWindowIsRefusedAndChangesNothing_misuse() async throws {
     let f = Fixture()
-    let (window, r, p, c) = try await tree(f)
+    let (window, r, p, c) = try await f.tree()
     let plain = View(label: "plain")
     try await p.view.addSubview(plain)
     try await window.tearDown()
@@ -74,7 +55,7 @@ struct LifetimeMisuseTests {
 
   @Test func callsThatCannotThrowOnATornDownSubtreeAreReported_misuse() async throws {
     let f = Fixture()
-    let (window, r, p, c) = try await tree(f)
+    let (window, r, p, c) = try await f.tree()
     var tree = r.treeEvents().makeAsyncIterator()
     _ = await tree.next()
     await p.tearDown()
@@ -94,7 +75,7 @@ struct LifetimeMisuseTests {
 
   @Test func aReleasedWindowLeavesItsTreeDisappearedAndANewWindowShowsIt_misuse() async throws {
     let f = Fixture()
-    var (window, r, p, c): (Window?, RecordingController, RecordingController, RecordingController) = try await tree(f)
+    var (window, r, p, c): (Window?, RecordingController, RecordingController, RecordingController) = try await f.tree()
     weak let released = window
     window = nil
     #expect(released == nil)
@@ -116,7 +97,7 @@ struct LifetimeMisuseTests {
 
   @Test func committingABatchOnAnAutomaticContainerThrowsAndChangesNothing_A7() async throws {
     let f = Fixture()
-    let (window, r, p, _) = try await tree(f)
+    let (window, r, p, _) = try await f.tree()
     let before = snapshot(r)
     var batch = AppearanceBatch()
     batch.disappear(p)

@@ -26,29 +26,31 @@ enum IterativeRelease {
   /// Takes the objects out of `objects` (leaving it empty) and releases them
   /// without recursion.
   static func release(_ objects: inout [any ViewController]) {
-    guard !objects.isEmpty else { return }
     #if os(Windows)
     objects = []
     #else
-    let list = ReleaseList.current
-    list.controllers.append(objects)
-    objects = []
-    list.drainUnlessDraining()
+    release(&objects, into: \.controllers)
     #endif
   }
 
   /// Same, for views (a view owns its subviews).
   static func release(_ objects: inout [View]) {
-    guard !objects.isEmpty else { return }
     #if os(Windows)
     objects = []
     #else
-    let list = ReleaseList.current
-    list.views.append(objects)
-    objects = []
-    list.drainUnlessDraining()
+    release(&objects, into: \.views)
     #endif
   }
+
+  #if !os(Windows)
+  private static func release<Object>(_ objects: inout [Object], into batches: ReferenceWritableKeyPath<ReleaseList, [[Object]]>) {
+    guard !objects.isEmpty else { return }
+    let list = ReleaseList.current
+    list[keyPath: batches].append(objects)
+    objects = []
+    list.drainUnlessDraining()
+  }
+  #endif
 }
 
 #if !os(Windows)
