@@ -141,8 +141,8 @@ App/Tabs/Home didMove
 App/Tabs/Settings didMove
 App/Tabs/Settings viewDidLoad
 App/Tabs transitionBegan
-App/Tabs/Settings viewWillAppear
 App/Tabs/Home viewWillDisappear
+App/Tabs/Settings viewWillAppear
 App/Tabs/Settings viewIsAppearing
 App/Tabs/Home viewDidDisappear
 App/Tabs/Settings viewDidAppear

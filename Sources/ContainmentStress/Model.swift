@@ -305,8 +305,8 @@ struct Model: Sendable {
     deliverDid(pass)
   }
 
-  /// `TabBarController.switchSelection` (SPEC B2): new `viewWillAppear`, old
-  /// `viewWillDisappear`, new `viewIsAppearing`, old `viewDidDisappear`, new
+  /// `TabBarController.switchSelection` (B2): old `viewWillDisappear`, new
+  /// `viewWillAppear`, new `viewIsAppearing`, old `viewDidDisappear`, new
   /// `viewDidAppear`; nothing when the selection does not change.
   private mutating func switchTab(tree: Int, to new: Int) {
     let old = selectedTab[tree]
@@ -324,8 +324,8 @@ struct Model: Sendable {
       changed = true
     }
     guard changed else { return }
-    deliverWill(appearing)
     deliverWill(disappearing)
+    deliverWill(appearing)
     deliverIsAppearing(appearing)
     if let leaving { nodes[leaving].installed = false }
     deliverDid(disappearing)

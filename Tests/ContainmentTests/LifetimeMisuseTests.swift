@@ -34,6 +34,9 @@ struct LifetimeMisuseTests {
     await #expect(throws: ContainmentError.tornDown(c.node.id)) { try await cView.removeFromSuperview() }
     await #expect(throws: ContainmentError.tornDown(p.node.id)) { try await plain.removeFromSuperview() }
     await #expect(throws: ContainmentError.tornDown(p.node.id)) { try await p.view.addSubview(View()) }
+    await #expect(throws: ContainmentError.tornDown(p.node.id)) {
+      try await p.withTransaction { _ in await c.willMove(toParent: nil) }
+    }
     // Calls that cannot throw: no hook, no change.
     await c.beginAppearanceTransition(true, animated: false)
     await c.endAppearanceTransition()

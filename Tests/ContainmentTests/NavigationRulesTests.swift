@@ -283,6 +283,51 @@ struct NavigationRulesTests {
     #expect(nav.checkInvariants().isEmpty)
   }
 
+  @Test func interactivelyPoppedControllerIsMovingFromParentFromTheGesturesStart_N7_A5() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let a = f.controller("A"), b = f.controller("B")
+    let window = makeWindow(clock: clock)
+    let nav = try await f.onScreenNavigation([a, b], in: window)
+    _ = await a.view
+    _ = f.log.take()
+    let log = f.log
+    await b.setOnHook { hook in
+      log.append("\(hook) movingFromParent=\(b.node.isMovingFromParent)")
+    }
+    let gesture = Gate()
+    async let cancelled = nav.interactivePop { _ in
+      await gesture.wait()
+      return .cancel
+    }
+    await gesture.waiters(atLeast: 1)
+    gesture.open()
+    #expect(try await cancelled.value == .cancelled)
+    let second = Gate()
+    async let finished = nav.interactivePop { progress in
+      await second.wait()
+      progress.update(1)
+      return .finish
+    }
+    await second.waiters(atLeast: 1)
+    second.open()
+    #expect(try await finished.value == .completed)
+    #expect(f.log.take() == [
+      "B.viewWillDisappear", "viewWillDisappear movingFromParent=true", "A.viewWillAppear", "A.viewIsAppearing",
+      "A.viewWillDisappear", "A.viewDidDisappear",
+      "B.viewWillAppear", "viewWillAppear movingFromParent=false",
+      "B.viewIsAppearing", "viewIsAppearing movingFromParent=false",
+      "B.viewDidAppear", "viewDidAppear movingFromParent=false",
+      "B.viewWillDisappear", "viewWillDisappear movingFromParent=true", "A.viewWillAppear", "A.viewIsAppearing",
+      "B.viewDidDisappear", "viewDidDisappear movingFromParent=true", "A.viewDidAppear",
+      "B.willMove(nil)", "willMove movingFromParent=true",
+      "B.didMove(nil)", "didMove movingFromParent=true",
+    ])
+    #expect(names(nav.viewControllers) == ["A"])
+    #expect(!b.node.isMovingFromParent)
+    #expect(nav.checkInvariants().isEmpty)
+  }
+
   @Test func interactivePopDriverThatThrowsRollsBack_N7() async throws {
     struct GestureFailed: Error {}
     let f = Fixture()

@@ -23,7 +23,7 @@ struct TabRulesTests {
     #expect(a.viewIfLoaded?.frame == content)
     try await tabs.setSelectedIndex(2)
     #expect(f.log.take() == [
-      "C.viewDidLoad", "C.viewWillAppear", "A.viewWillDisappear", "C.viewIsAppearing",
+      "C.viewDidLoad", "A.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
       "A.viewDidDisappear", "C.viewDidAppear",
     ])
     #expect(!b.isViewLoaded)
@@ -44,12 +44,12 @@ struct TabRulesTests {
     _ = f.log.take()
     try await tabs.setSelectedIndex(1)
     #expect(f.log.take() == [
-      "B.viewDidLoad", "B.viewWillAppear", "A.viewWillDisappear", "B.viewIsAppearing",
+      "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
       "A.viewDidDisappear", "B.viewDidAppear",
     ])
     try await tabs.setSelectedIndex(0)
     #expect(f.log.take() == [
-      "A.viewWillAppear", "B.viewWillDisappear", "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear",
+      "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear",
     ])
     try await tabs.setSelectedIndex(0)
     #expect(f.log.take() == [])
@@ -68,7 +68,7 @@ struct TabRulesTests {
     try await tabs.setViewControllers([x, b], selectedIndex: 0)
     #expect(f.log.take() == [
       "A.willMove(nil)", "X.willMove(Tabs)",
-      "X.viewDidLoad", "X.viewWillAppear", "A.viewWillDisappear", "X.viewIsAppearing",
+      "X.viewDidLoad", "A.viewWillDisappear", "X.viewWillAppear", "X.viewIsAppearing",
       "A.viewDidDisappear", "X.viewDidAppear",
       "A.didMove(nil)", "X.didMove(Tabs)",
     ])
@@ -90,13 +90,13 @@ struct TabRulesTests {
     _ = f.log.take()
     try await tabs.setSelectedIndex(1)
     #expect(f.log.take() == [
-      "B.viewDidLoad", "B.viewWillAppear", "A.viewWillDisappear", "B.viewIsAppearing",
+      "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
       "A.viewDidDisappear", "B.viewDidAppear",
     ])
     #expect(try await tabs.select(0).value)
     #expect(f.log.take() == [
       "D.shouldSelect(A)=true",
-      "A.viewWillAppear", "B.viewWillDisappear", "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear",
+      "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear",
       "D.didSelect(A)",
     ])
     #expect(try await tabs.select(0).value)

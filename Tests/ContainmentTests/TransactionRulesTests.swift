@@ -75,6 +75,101 @@ struct TransactionRulesTests {
     #expect(names(g.children) == ["P", "B"])
   }
 
+  /// C removes itself from its hook while the window's transaction hides
+  /// it: the removal is queued behind that transaction, so `didMove(nil)`
+  /// stays C's last hook (R2, C4).
+  @Test func childRemovingItselfWhileItsWindowHidesItIsQueuedBehind_R2_C4() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), c = f.controller("C")
+    let window = try await f.onScreen(p)
+    try await f.install(c, in: p)
+    let handle = Locked<TransactionHandle<Void>?>(nil)
+    await c.setOnHook { hook in
+      guard hook == "viewWillDisappear" else { return }
+      await c.willMove(toParent: nil)
+      let queued = try? await c.removeFromParent()
+      handle.withLock { $0 = queued }
+    }
+    try await window.setRootViewController(nil)
+    let removal = try #require(handle.withLock { $0 })
+    try await removal.value
+    #expect(f.log.take() == [
+      "P.viewWillDisappear", "C.viewWillDisappear", "C.willMove(nil)",
+      "P.viewDidDisappear", "C.viewDidDisappear", "C.didMove(nil)",
+    ])
+    #expect(p.children.isEmpty)
+    #expect(c.parent == nil)
+    #expect(c.node.appearanceState == .disappeared)
+    #expect(p.checkInvariants().isEmpty)
+    #expect(c.checkInvariants().isEmpty)
+  }
+
+  /// The same when an ancestor's transaction removes C's parent: C's
+  /// removal waits until that removal, `P.didMove(nil)` included, is over.
+  @Test func childRemovingItselfWhileAnAncestorRemovesItsParentIsQueuedBehind_R2_C4() async throws {
+    let f = Fixture()
+    let r = f.controller("R"), p = f.controller("P"), c = f.controller("C")
+    let window = try await f.onScreen(r)
+    try await f.install(p, in: r)
+    try await f.install(c, in: p)
+    let handle = Locked<TransactionHandle<Void>?>(nil)
+    await c.setOnHook { hook in
+      guard hook == "viewWillDisappear" else { return }
+      await c.willMove(toParent: nil)
+      let queued = try? await c.removeFromParent()
+      handle.withLock { $0 = queued }
+    }
+    await p.willMove(toParent: nil)
+    try await p.removeFromParent()
+    let removal = try #require(handle.withLock { $0 })
+    try await removal.value
+    #expect(f.log.take() == [
+      "P.willMove(nil)",
+      "P.viewWillDisappear", "C.viewWillDisappear", "C.willMove(nil)",
+      "P.viewDidDisappear", "C.viewDidDisappear", "P.didMove(nil)", "C.didMove(nil)",
+    ])
+    #expect(r.children.isEmpty)
+    #expect(p.children.isEmpty)
+    #expect(c.parent == nil)
+    #expect(window.rootViewController === r)
+    for controller in [r, p, c] { #expect(controller.checkInvariants().isEmpty) }
+  }
+
+  /// A second reader of `view` waits until `viewDidLoad` has returned, so
+  /// its install cannot run C's appearance inside C's own `viewDidLoad` (C7).
+  @Test func concurrentViewReaderWaitsForViewDidLoad_C7() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), c = f.controller("C")
+    let window = try await f.onScreen(p)
+    try await p.addChild(c)
+    let loading = Gate()
+    let log = f.log
+    await c.setOnHook { hook in
+      guard hook == "viewDidLoad" else { return }
+      await loading.wait()
+      log.append("C.viewDidLoad ends")
+    }
+    async let firstReader = c.view
+    await loading.waiters(atLeast: 1)
+    async let installer: Void = {
+      let view = await p.view
+      let childView = await c.view
+      log.append("installer has the view")
+      try await view.addSubview(childView)
+      await c.didMove(toParent: p)
+    }()
+    await c.node.viewReaders(atLeast: 1)
+    loading.open()
+    _ = await firstReader
+    try await installer
+    #expect(f.log.take() == [
+      "C.willMove(P)", "C.viewDidLoad", "C.viewDidLoad ends", "installer has the view",
+      "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(P)",
+    ])
+    #expect(window.rootViewController === p)
+    #expect(p.checkInvariants().isEmpty)
+  }
+
   @Test func requestCancelledWhileQueuedChangesNothing_R3() async throws {
     let f = Fixture()
     let gate = Gate()

@@ -54,6 +54,8 @@ public final class ControllerNode: @unchecked Sendable {
   struct WeakNode: Sendable {
     weak var node: ControllerNode?
   }
+  /// Tests waiting for readers to block on a view load in progress.
+  var _viewReaderObservers: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
 
   struct Departure {
     /// The former parent's position at the moment of the unlink.

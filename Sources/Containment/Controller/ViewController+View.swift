@@ -2,8 +2,11 @@ extension ViewController {
   /// The root view, loaded on first access: `loadView()` runs once, then
   /// `viewDidLoad()` runs exactly once, right after (SPEC §1).
   ///
-  /// Concurrent first accesses wait for the one load. An access from inside
-  /// `viewDidLoad()` returns the new view at once. Do not access `view` from
+  /// Concurrent first accesses wait for the one load and return only after
+  /// `viewDidLoad()` has returned (C7), so no appearance hook of this
+  /// controller can run while its `viewDidLoad()` is still running. An access
+  /// from inside `viewDidLoad()` (or a task it starts) returns the new view
+  /// at once. Do not access `view` from
   /// `loadView()`: that access would wait for itself.
   public nonisolated var view: View {
     get async { await loadViewIfNeeded(in: TransactionContext.current?.runningChain().first) }
@@ -18,7 +21,10 @@ extension ViewController {
   nonisolated func loadViewIfNeeded(in context: TransactionContext?) async -> View {
     let node = self.node
     let step = TreeLock.withLock { () -> ViewLoadStep in
-      if let view = node._view { return .ready(view) }
+      // Ready only once `viewDidLoad` has returned (C7); until then every
+      // reader but the loading task itself (and the hooks it runs) waits.
+      if let view = node._view, case .loaded = node._viewLoad { return .ready(view) }
+      if let view = node._view, ViewLoading.current.contains(node.id) { return .ready(view) }
       if case .loading = node._viewLoad { return .wait }
       node._viewLoad = .loading([])
       return .load
@@ -28,15 +34,15 @@ extension ViewController {
       return view
     case .wait:
       return await withUnsafeContinuation { continuation in
-        let ready = TreeLock.withLock { () -> View? in
-          if let view = node._view, case .loaded = node._viewLoad { return view }
-          if case .loading(var waiters) = node._viewLoad {
-            waiters.append(continuation)
-            node._viewLoad = .loading(waiters)
-          }
-          return nil
+        let (ready, observers) = TreeLock.withLock { () -> (View?, [UnsafeContinuation<Void, Never>]) in
+          if let view = node._view, case .loaded = node._viewLoad { return (view, []) }
+          guard case .loading(var waiters) = node._viewLoad else { return (nil, []) }
+          waiters.append(continuation)
+          node._viewLoad = .loading(waiters)
+          return (nil, node._takeViewReaderObservers(satisfiedBy: waiters.count))
         }
         if let ready { continuation.resume(returning: ready) }
+        for observer in observers { observer.resume() }
       }
     case .load:
       let view: View
@@ -49,16 +55,27 @@ extension ViewController {
         view._owner = self
         node._view = view
       }
-      await deliver(.viewDidLoad, in: context)
-      let waiters = TreeLock.withLock { () -> [UnsafeContinuation<View, Never>] in
+      var loading = ViewLoading.current
+      loading.insert(node.id)
+      await ViewLoading.$current.withValue(loading) { await deliver(.viewDidLoad, in: context) }
+      let (waiters, observers) = TreeLock.withLock {
+        () -> ([UnsafeContinuation<View, Never>], [UnsafeContinuation<Void, Never>]) in
         defer { node._viewLoad = .loaded }
-        if case .loading(let waiters) = node._viewLoad { return waiters }
-        return []
+        let observers = node._takeViewReaderObservers(satisfiedBy: .max)
+        if case .loading(let waiters) = node._viewLoad { return (waiters, observers) }
+        return ([], observers)
       }
       for waiter in waiters { waiter.resume(returning: view) }
+      for observer in observers { observer.resume() }
       return view
     }
   }
 }
 
 private enum ViewLoadStep { case ready(View), wait, load }
+
+/// The controllers whose `viewDidLoad` the current task is running: their
+/// `view` is readable from inside it.
+enum ViewLoading {
+  @TaskLocal static var current: Set<ControllerID> = []
+}

@@ -25,4 +25,25 @@ enum Governor: Sendable {
       return a.node._isAncestorOrSelf(of: b.node)
     }
   }
+
+  /// Under the link lock: whether a running transaction may still be
+  /// delivering hooks to this governor's controller: it is appearing or
+  /// disappearing, or it (or an ancestor) was unlinked by a removal whose
+  /// `didMove(toParent: nil)` has not been delivered yet. A nested request
+  /// onto such a container would cut into that transaction (R2), so it is
+  /// deferred. A window is never mid-change.
+  var _isMidChange: Bool {
+    guard case .controller(let controller) = self else { return false }
+    let node = controller.node
+    switch node._appearance.state {
+    case .appearing, .disappearing: return true
+    case .appeared, .disappeared: break
+    }
+    var current: ControllerNode? = node
+    while let candidate = current {
+      if candidate._departure != nil { return true }
+      current = candidate._parent?.node
+    }
+    return false
+  }
 }

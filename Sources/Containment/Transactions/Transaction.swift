@@ -7,8 +7,11 @@
 ///    one of its hooks): it is part of that transaction; run inline.
 /// 3. From a hook of a transaction holding this queue: queue it behind
 ///    (SPEC R2, N6) and return a pending handle.
-/// 4. From a hook of a transaction on a descendant of this governor: defer it
-///    until that transaction has released its queue, then dispatch as in 5.
+/// 4. From a hook of a transaction on a descendant of this governor, or onto
+///    a container that a running transaction is still delivering hooks to
+///    (it is appearing, disappearing, or in a removal that has not reached its
+///    `didMove(nil)`): defer it until the innermost transaction of the chain
+///    has released its queue, then dispatch again (R2).
 /// 5. From inside any other transaction: run it at once if the queue is free,
 ///    else queue it and return a pending handle.
 ///
@@ -63,7 +66,10 @@ enum Transaction {
       await queue.post { await run(body, on: governor, handle: handle, outer: TransactionContext.current, releasing: false) }
       return
     }
-    let below = TreeLock.withLock { chain.first { governor._isAncestorOrSelf(of: $0.governor) } }
+    let below = TreeLock.withLock { () -> TransactionContext? in
+      if let inside = chain.first(where: { governor._isAncestorOrSelf(of: $0.governor) }) { return inside }
+      return governor._isMidChange ? chain.first : nil
+    }
     if let below {
       below.deferUntilEnd {
         let chain = TransactionContext.current?.runningChain() ?? []

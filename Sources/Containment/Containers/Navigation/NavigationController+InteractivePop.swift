@@ -71,6 +71,10 @@ extension NavigationController {
       let environment = node._resolvedEnvironment()
       guard let view = node._view else { return (environment, false) }
       let onScreen = view._window() != nil
+      // As in UIKit, the popped controller already reads `isMovingFromParent`
+      // in the `viewWillDisappear` that starts the gesture (A5); a cancelled
+      // gesture sets it back.
+      popping.node._isMovingFromParent = true
       if onScreen, _isInstalled(popping) {
         start._begin(AppearancePass._forwardingTargets(from: popping), isAppearing: false)
       }
@@ -101,10 +105,7 @@ extension NavigationController {
     let outcome: TransitionOutcome
     let shown: any ViewController
     if finishes {
-      TreeLock.withLock {
-        popping.node._isMovingFromParent = true
-        if _isInstalled(popping) { _uninstall(popping) }
-      }
+      TreeLock.withLock { if _isInstalled(popping) { _uninstall(popping) } }
       await start.deliverDid(in: context)
       TreeLock.withLock { node._children.removeAll { $0 === popping } }
       await popping.willMove(toParent: nil)
@@ -114,6 +115,7 @@ extension NavigationController {
       outcome = interrupted || Task.isCancelled ? .interrupted : .completed
       shown = revealing
     } else {
+      TreeLock.withLock { popping.node._isMovingFromParent = false }
       await rollBack(revealing: revealing, popping: popping, onScreen: onScreen, context: context)
       outcome = .cancelled
       shown = popping

@@ -194,7 +194,8 @@ public actor TabBarController: ViewController {
     for controller in decision.added { await controller.didMove(toParent: self) }
   }
 
-  /// Makes `new` the selected tab (SPEC B2 order). Without a loaded view it
+  /// Makes `new` the selected tab in B2's order: old will, new will, new
+  /// is-appearing, old did, new did (the shape of N2 and T2). Without a loaded view it
   /// only records the selection; if `new` is selected already it makes sure
   /// its view is installed.
   nonisolated func switchSelection(to new: (any ViewController)?, context: TransactionContext) async {
@@ -222,8 +223,8 @@ public actor TabBarController: ViewController {
     }
     guard switches else { return }
     node.emit(.transitionBegan(from: old?.node.id, to: new?.node.id), transaction: context.id)
-    await appearing.deliverWill(in: context)
     await disappearing.deliverWill(in: context)
+    await appearing.deliverWill(in: context)
     await appearing.deliverIsAppearing(in: context)
     TreeLock.withLock {
       if let old, old !== new, _isInstalled(old) { _uninstall(old) }
