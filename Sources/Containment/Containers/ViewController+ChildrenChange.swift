@@ -148,7 +148,7 @@ extension ViewController {
   /// unlinked later with `_detachFromParent()`, after their hooks.
   nonisolated func _link(_ decision: ChildrenDecision) {
     for controller in decision.added {
-      controller.node._parent = self
+      controller.node._attach(to: self)
       controller.node._isMovingToParent = true
     }
     for controller in decision.removed { controller.node._isMovingFromParent = true }

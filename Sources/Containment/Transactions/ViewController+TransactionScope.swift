@@ -42,7 +42,9 @@ extension ViewController {
   /// - Errors: isolation, not rollback. An error thrown by `body` (or by a
   ///   verb inside it) ends the scope with whatever the verbs before it did;
   ///   each verb leaves the invariants holding, so they hold at the scope's
-  ///   end too. The error is rethrown.
+  ///   end too. The error is rethrown. On a container whose tree was torn
+  ///   down the scope throws ``ContainmentError/tornDown(_:)`` and `body`
+  ///   never runs.
   /// - From a hook: called from inside another transaction's hook, the scope
   ///   is queued like any nested request (R2); the returned handle completes
   ///   later with `body`'s value.
@@ -56,7 +58,10 @@ extension ViewController {
     _ body: @escaping @Sendable (TransactionScope) async throws -> Value
   ) async throws -> TransactionHandle<Value> {
     try await Transaction.perform(on: .controller(self)) { context in
-      try await body(TransactionScope(id: context.id))
+      // A torn-down container starts no scope (SPEC §8): the verbs' own
+      // checks let a transaction's body finish what it started.
+      if self.node.isTornDown { throw ContainmentError.tornDown(self.node.id) }
+      return try await body(TransactionScope(id: context.id))
     }
   }
 }
