@@ -50,7 +50,7 @@ struct TimelinePicture {
     case .viewDidAppear: "#2e7d32"
     case .viewWillDisappear: "#ef6c00"
     case .viewDidDisappear: "#c62828"
-    case .willMove, .didMove, .childAdded, .childRemoved: "#1565c0"
+    case .willMove, .didMove, .childAdded, .childRemoved, .presented, .dismissed: "#1565c0"
     case .transitionBegan, .transitionEnded, .batchCommitted: "#6a1b9a"
     case .unbalancedAppearanceTransition, .callIgnored, .eventsLost, .lagged: "#000000"
     default: "#9e9e9e"

@@ -46,6 +46,14 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
   /// A7); the container's automatic forwarding already decides its
   /// children's appearance.
   case batchNeedsManualForwarding(ControllerID)
+  /// `present(_:style:animated:)` was asked to present the presenter itself.
+  case cannotPresentSelf(ControllerID)
+  /// The controller is already presented (or is a window's root).
+  case alreadyPresented(ControllerID)
+  /// The presenter's view is not in a window: nothing could show what it presents.
+  case presenterNotInWindow(ControllerID)
+  /// The presenter already presents a controller (UIKit allows one at a time).
+  case alreadyPresenting(presenter: ControllerID, presented: ControllerID)
   /// Awaiting the outcome of a request from inside the transaction it is queued
   /// behind would wait forever; the runtime refuses instead (SPEC R2).
   case awaitingOwnTransaction(TransactionID)
@@ -73,6 +81,10 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
     case .tornDown(let id): "\(id) was torn down"
     case .windowTornDown: "the window was torn down"
     case .batchNeedsManualForwarding(let id): "\(id) forwards appearance automatically; appearance batches need manual forwarding"
+    case .cannotPresentSelf(let id): "\(id) cannot present itself"
+    case .alreadyPresented(let id): "\(id) is already presented or shown as a window's root"
+    case .presenterNotInWindow(let id): "\(id) is not in a window, so it cannot present"
+    case .alreadyPresenting(let presenter, let presented): "\(presenter) already presents \(presented)"
     case .awaitingOwnTransaction(let id): "awaiting transaction \(id) from inside the transaction it is queued behind would never finish"
     }
   }

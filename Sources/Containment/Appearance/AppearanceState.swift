@@ -49,11 +49,15 @@ public enum IgnoredCall: Sendable, Hashable, Codable, CustomStringConvertible {
   /// `disappeared` (a controller appears through a window, or through the
   /// container that owns it).
   case appearingWithoutWindow
+  /// `dismiss(animated:)` on a controller that presents nothing and is not
+  /// presented: UIKit ignores it (§8).
+  case nothingToDismiss
 
   public var description: String {
     switch self {
     case .tornDown: "the tree was torn down"
     case .appearingWithoutWindow: "appearing without a parent or a window"
+    case .nothingToDismiss: "nothing to dismiss"
     }
   }
 }

@@ -45,6 +45,14 @@ struct InvariantChecker {
     while let (controller, automaticallyForwarded) = stack.popLast() {
       guard visit(controller, automaticallyForwarded: automaticallyForwarded) else { continue }
       let forwards = automaticallyForwarded && controller.shouldAutomaticallyForwardAppearanceMethods
+      // A presented controller (§10) is checked after the children, as a tree
+      // of its own that forwards automatically.
+      if let presented = controller.node._presented {
+        if presented.node._presenting !== controller {
+          fail(presented.node, "is presented by \(controller.node.name) but names another presenter")
+        }
+        stack.append((presented, true))
+      }
       stack.append(contentsOf: controller.node._children.reversed().map { ($0, forwards) })
     }
     return violations

@@ -47,6 +47,19 @@ public final class ControllerNode: @unchecked Sendable {
   /// Set while a removal's hooks run after the controller was unlinked: where
   /// its events still go (its former ancestors' tree streams, SPEC E2).
   var _departure: Departure?
+  /// The controller this one presents (§10): held strongly, as a presenter
+  /// keeps what it presents.
+  var _presented: (any ViewController)?
+  /// The controller presenting this one; in the tree, it stands where a
+  /// parent would (events, clock, window, hierarchical exclusion).
+  weak var _presenting: (any ViewController)?
+  /// How this controller is presented, while it is.
+  var _presentationStyle: PresentationStyle?
+  var _isBeingPresented = false
+  var _isBeingDismissed = false
+  /// For a `.fullScreen` presentation: the window layer it took off screen,
+  /// and the layer's index among the window's subviews.
+  var _coveredLayer: (view: View, index: Int)?
   /// This controller's place in its tree, derived from its parent's; nil
   /// until needed and whenever something it depends on changed.
   var _cachedPosition: TreePosition?
@@ -198,14 +211,39 @@ public final class ControllerNode: @unchecked Sendable {
     _invalidatePositions()
   }
 
-  /// True if `self` is `other` or one of its ancestors.
+  /// True if `self` is `other` or one of its ancestors (a presenter counts
+  /// as the ancestor of what it presents).
   func _isAncestorOrSelf(of other: ControllerNode) -> Bool {
     var node: ControllerNode? = other
     while let current = node {
       if current === self { return true }
-      node = current._parent?.node
+      node = current._treeParent
     }
     return false
+  }
+
+  /// Under the link lock: what stands above this controller in its tree: its
+  /// parent, or the controller presenting it (§10).
+  var _treeParent: ControllerNode? { _parent?.node ?? _presenting?.node }
+
+  /// Under the link lock: links this controller as presented by `presenter`
+  /// (the caller sets the presenter's `_presented`). Every presentation link
+  /// goes through here.
+  func _attachPresented(to presenter: any ViewController) {
+    let old = _cachedPosition?.treeSlot ?? _window?.hierarchy ?? hierarchy
+    HierarchyExclusion._treeChanged(from: old, to: presenter.node._position().treeSlot)
+    _presenting = presenter
+    _invalidatePositions()
+  }
+
+  /// Under the link lock: ends this controller's presentation link (the
+  /// caller clears the presenter's `_presented`).
+  func _detachPresented() {
+    guard _presenting != nil else { return }
+    if let position = _cachedPosition { HierarchyExclusion._treeChanged(from: position.treeSlot, to: hierarchy) }
+    _presenting = nil
+    _presentationStyle = nil
+    _invalidatePositions()
   }
 
   /// The window this controller's tree is shown in, if its root is a window's root.

@@ -68,7 +68,7 @@ extension ControllerNode {
     var uncached: [ControllerNode] = [self]
     var above: TreePosition?
     var top = self
-    while let parent = top._parent?.node {
+    while let parent = top._treeParent {
       if let cached = parent._cachedPosition {
         above = cached
         break
@@ -117,6 +117,7 @@ extension ControllerNode {
       for child in node._children where child.node._cachedPosition != nil {
         stack.append(child.node)
       }
+      if let presented = node._presented, presented.node._cachedPosition != nil { stack.append(presented.node) }
     }
   }
 }

@@ -18,6 +18,12 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     case childAdded(ControllerID)
     /// A child was unlinked from this controller (emitted on the parent).
     case childRemoved(ControllerID)
+    /// The controller started presenting `presented` with `style` (emitted on
+    /// the presenter, when the presentation is decided, before its hooks).
+    case presented(ControllerID, style: PresentationStyle)
+    /// `presented` left the presentation chain (emitted on its presenter,
+    /// once the dismissal's hooks are done).
+    case dismissed(ControllerID, style: PresentationStyle)
     /// A transition between two children began (emitted on the container).
     case transitionBegan(from: ControllerID?, to: ControllerID?)
     /// A transition between two children ended (emitted on the container).
@@ -92,6 +98,8 @@ extension LifecycleEvent.Kind {
     case .traitCollectionDidChange: "traitCollectionDidChange"
     case .childAdded: "childAdded"
     case .childRemoved: "childRemoved"
+    case .presented: "presented"
+    case .dismissed: "dismissed"
     case .transitionBegan: "transitionBegan"
     case .transitionEnded: "transitionEnded"
     case .batchCommitted: "batchCommitted"

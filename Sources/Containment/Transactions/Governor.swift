@@ -42,7 +42,7 @@ enum Governor: Sendable {
     var current: ControllerNode? = node
     while let candidate = current {
       if candidate._departure != nil { return true }
-      current = candidate._parent?.node
+      current = candidate._treeParent
     }
     return false
   }

@@ -271,7 +271,7 @@ extension Governor {
     guard case .controller(let controller) = self else { return [] }
     var slots: [HierarchySlot] = []
     var node = controller.node
-    while let parent = node._parent?.node {
+    while let parent = node._treeParent {
       slots.append(parent.hierarchy)
       node = parent
     }

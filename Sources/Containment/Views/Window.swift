@@ -105,6 +105,23 @@ public final class Window: @unchecked Sendable {
     if let old, old === controller { return }
     if let old {
       var pass = AppearancePass(animated: animated)
+      let presentations = TreeLock.withLock { () -> [any ViewController] in
+        // Presentations over the tree leave with it, top layer first (§10).
+        let layers = rootView._subviews.reversed().compactMap { $0._owner }.filter { $0.node._presenting != nil }
+        for presented in layers {
+          pass._begin(AppearancePass._forwardingTargets(from: presented), isAppearing: false)
+          presented.node._view?._unlink()
+        }
+        var all: [any ViewController] = []
+        for presented in layers {
+          var current: (any ViewController)? = presented
+          while let controller = current, controller.node._presenting != nil, !all.contains(where: { $0 === controller }) {
+            all.append(controller)
+            current = controller.node._presenting
+          }
+        }
+        return all
+      }
       TreeLock.withLock {
         if let view = old.node._view {
           pass._begin(AppearancePass._forwardingTargets(in: view), isAppearing: false)
@@ -113,6 +130,17 @@ public final class Window: @unchecked Sendable {
         _rootViewController = nil
       }
       await pass.deliverAll(in: context)
+      let dismissed = TreeLock.withLock { () -> [(presenter: ControllerNode, presented: ControllerID, style: PresentationStyle)] in
+        presentations.compactMap { presented in
+          guard let presenter = presented.node._presenting?.node else { return nil }
+          let style = presented.node._presentationStyle ?? .pageSheet
+          presenter._presented = nil
+          presented.node._coveredLayer = nil
+          presented.node._detachPresented()
+          return (presenter, presented.node.id, style)
+        }
+      }
+      for entry in dismissed { entry.presenter.emit(.dismissed(entry.presented, style: entry.style), transaction: context.id) }
       // Unlinked only now, so that its disappearance events keep the window's clock.
       TreeLock.withLock {
         HierarchyExclusion._treeChanged(from: hierarchy, to: old.node.hierarchy)

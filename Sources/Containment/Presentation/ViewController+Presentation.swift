@@ -1,0 +1,234 @@
+extension ViewController {
+  // MARK: Reading (synchronous snapshots)
+
+  /// The controller this one presents, if any (§10).
+  public nonisolated var presentedViewController: (any ViewController)? { TreeLock.withLock { node._presented } }
+
+  /// The controller presenting this one, if it is presented (§10).
+  public nonisolated var presentingViewController: (any ViewController)? { TreeLock.withLock { node._presenting } }
+
+  /// How this controller is presented, while it is; nil otherwise.
+  public nonisolated var modalPresentationStyle: PresentationStyle? { TreeLock.withLock { node._presentationStyle } }
+
+  /// True during this controller's appearance hooks of its presentation (P3).
+  public nonisolated var isBeingPresented: Bool { TreeLock.withLock { node._isBeingPresented } }
+
+  /// True during this controller's disappearance hooks of its dismissal (P3).
+  public nonisolated var isBeingDismissed: Bool { TreeLock.withLock { node._isBeingDismissed } }
+
+  // MARK: Requests
+
+  /// Presents `controller` over this one (§10). Its view is added to the
+  /// window above everything shown, framed by `style`.
+  ///
+  /// Order (P1, P2): `controller.viewDidLoad` (first time) → for
+  /// ``PresentationStyle/fullScreen`` the will-hooks of the layer this
+  /// controller is shown in (this controller's window content, in A1 order)
+  /// → `controller.viewWillAppear` → `controller.viewIsAppearing` → (the
+  /// animation, ``presentationDuration``, on the tree's clock if `animated`)
+  /// → `controller.viewDidAppear` → for `.fullScreen`, that layer leaves the
+  /// window and gets its `viewDidDisappear`s. Other styles leave the
+  /// presenter on screen, and it hears nothing. `controller`'s installed
+  /// children follow it (A1). ``isBeingPresented`` is true during its
+  /// appearance hooks. A `presented` event on this controller's stream comes
+  /// first.
+  ///
+  /// One transaction on this controller's queue (P5): FIFO with its other
+  /// requests, cancellable while it waits (R3); a request from a hook inside
+  /// it is queued behind it (R2); hierarchical exclusion treats the presented
+  /// tree as below this controller, so a push on a stack underneath never
+  /// interleaves with it. Cancelled once running, the animation is cut short
+  /// and the presentation completes (T4).
+  ///
+  /// Throws, before anything changes: ``ContainmentError/cannotPresentSelf(_:)``,
+  /// ``ContainmentError/hasParent(_:)`` if `controller` is a child,
+  /// ``ContainmentError/alreadyPresented(_:)`` if it is presented or a
+  /// window's root, ``ContainmentError/presenterNotInWindow(_:)``,
+  /// ``ContainmentError/alreadyPresenting(presenter:presented:)``,
+  /// ``ContainmentError/childInFlight(_:)`` or ``ContainmentError/tornDown(_:)``.
+  @discardableResult
+  public nonisolated func present(_ controller: any ViewController, style: PresentationStyle = .pageSheet, animated: Bool)
+    async throws -> TransactionHandle<TransitionOutcome>
+  {
+    try await Transaction.perform(on: .controller(self)) { context in
+      try await self.runPresentation(of: controller, style: style, animated: animated, context: context)
+    }
+  }
+
+  /// Dismisses with UIKit's routing (P4): on a controller that presents
+  /// something, everything presented above it; on a controller that presents
+  /// nothing, itself, from its presenter.
+  ///
+  /// Order (P1, P2, P4): the top of the chain's `viewWillDisappear` → if the
+  /// first controller of the chain was presented `.fullScreen`, the layer it
+  /// had taken off screen comes back: its `viewWillAppear`s and
+  /// `viewIsAppearing`s (A1 order) → (animation) → the top's
+  /// `viewDidDisappear` → the layer's `viewDidAppear`s. Only the top and the
+  /// returning layer get hooks (policy): a controller between them leaves the
+  /// window without hooks, `disappeared`. ``isBeingDismissed`` is true during
+  /// the top's disappearance hooks; `presentedViewController` and
+  /// `presentingViewController` read nil once the hooks are done, and a
+  /// `dismissed` event on each presenter's stream follows.
+  ///
+  /// One transaction on the presenter's queue, with the waiting, nesting and
+  /// cancellation of ``present(_:style:animated:)``. With nothing to dismiss
+  /// it changes nothing and emits `callIgnored(.nothingToDismiss)` (§8).
+  @discardableResult
+  public nonisolated func dismiss(animated: Bool) async throws -> TransactionHandle<TransitionOutcome> {
+    let presenter = TreeLock.withLock { () -> (any ViewController)? in
+      node._presented != nil ? self : node._presenting
+    }
+    guard let presenter else {
+      node.emit(.callIgnored(.nothingToDismiss), transaction: TransactionContext.current?.runningChain().first?.id)
+      return .completed(id: .next(), .success(.completed))
+    }
+    return try await Transaction.perform(on: .controller(presenter)) { context in
+      try await presenter.runDismissal(animated: animated, context: context)
+    }
+  }
+
+  /// How long an animated presentation or dismissal takes.
+  public nonisolated var presentationDuration: Duration { .milliseconds(300) }
+
+  // MARK: Inside transactions
+
+  nonisolated func runPresentation(
+    of controller: any ViewController, style: PresentationStyle, animated: Bool, context: TransactionContext
+  ) async throws -> TransitionOutcome {
+    let window = try TreeLock.withLock { () -> Window in
+      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+      let presented = controller.node
+      if presented._isTornDown { throw ContainmentError.tornDown(presented.id) }
+      if controller === self { throw ContainmentError.cannotPresentSelf(node.id) }
+      if presented._parent != nil { throw ContainmentError.hasParent(presented.id) }
+      if presented._presenting != nil || presented._window != nil || presented._isAncestorOrSelf(of: node) {
+        throw ContainmentError.alreadyPresented(presented.id)
+      }
+      if presented._departure != nil || presented._reservation != nil { throw ContainmentError.childInFlight(presented.id) }
+      if let current = node._presented {
+        throw ContainmentError.alreadyPresenting(presenter: node.id, presented: current.node.id)
+      }
+      guard let window = node._view?._window() else { throw ContainmentError.presenterNotInWindow(node.id) }
+      node._presented = controller
+      presented._attachPresented(to: self)
+      presented._presentationStyle = style
+      presented._isBeingPresented = true
+      return window
+    }
+    node.emit(.presented(controller.node.id, style: style), transaction: context.id)
+    let view = await controller.loadViewIfNeeded(in: context)
+
+    var hiding = AppearancePass(animated: animated)
+    var appearing = AppearancePass(animated: animated)
+    let (layer, environment) = TreeLock.withLock { () -> (View?, ContainmentEnvironment) in
+      let layer = style.hidesPresenter ? node._view?._layer(in: window) : nil
+      if let layer { hiding._begin(AppearancePass._forwardingTargets(in: layer), isAppearing: false) }
+      view._frame = style.frame(in: window.rootView._frame)
+      window.rootView._link(view)
+      appearing._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: true)
+      return (layer, node._resolvedEnvironment())
+    }
+    await hiding.deliverWill(in: context)
+    await appearing.deliverWill(in: context)
+    await appearing.deliverIsAppearing(in: context)
+    let interrupted = animated ? await Self.animate(for: presentationDuration, on: environment, animations: nil) : false
+    TreeLock.withLock {
+      if let layer, let index = window.rootView._subviews.firstIndex(where: { $0 === layer }) {
+        controller.node._coveredLayer = (layer, index)
+        layer._unlink()
+      }
+    }
+    // The presented controller's did-hooks come before the presenter's (P1).
+    await appearing.deliverDid(in: context)
+    await hiding.deliverDid(in: context)
+    TreeLock.withLock { controller.node._isBeingPresented = false }
+    return interrupted || Task.isCancelled ? .interrupted : .completed
+  }
+
+  /// Dismisses everything this controller presents (P4).
+  nonisolated func runDismissal(animated: Bool, context: TransactionContext) async throws -> TransitionOutcome {
+    var leaving = AppearancePass(animated: animated)
+    var returning = AppearancePass(animated: animated)
+    let plan = TreeLock.withLock { () -> DismissalPlan? in
+      guard let first = node._presented else { return nil }
+      var chain = [first]
+      while let next = chain[chain.count - 1].node._presented { chain.append(next) }
+      let top = chain[chain.count - 1]
+      let window = top.node._view?._window()
+      top.node._isBeingDismissed = true
+      if let view = top.node._view, view._window() != nil {
+        leaving._begin(AppearancePass._forwardingTargets(from: top), isAppearing: false)
+      }
+      var layer: View?
+      if let covered = first.node._coveredLayer, let window {
+        window.rootView._link(covered.view, at: min(covered.index, window.rootView._subviews.count))
+        returning._begin(AppearancePass._forwardingTargets(in: covered.view), isAppearing: true)
+        layer = covered.view
+      }
+      return DismissalPlan(chain: chain, window: window, layer: layer, environment: node._resolvedEnvironment())
+    }
+    guard let plan else { return .completed }
+    await leaving.deliverWill(in: context)
+    await returning.deliverWill(in: context)
+    await returning.deliverIsAppearing(in: context)
+    var interrupted = false
+    if animated, plan.window != nil {
+      interrupted = await Self.animate(for: presentationDuration, on: plan.environment, animations: nil)
+    }
+    TreeLock.withLock {
+      for presented in plan.chain {
+        presented.node._view?._unlink()
+        presented.node._coveredLayer = nil
+      }
+      // Between the top and the presenter: off screen without hooks (policy, P4).
+      for presented in plan.chain.dropLast() {
+        for controller in AppearancePass._forwardingTargets(from: presented) {
+          if controller.node._appearance.takenOffScreen() {
+            controller.node.reported.withLock { $0.appearance = .disappeared }
+          }
+        }
+      }
+    }
+    await leaving.deliverDid(in: context)
+    await returning.deliverDid(in: context)
+    let styles = TreeLock.withLock { () -> [PresentationStyle] in
+      let top = plan.chain[plan.chain.count - 1]
+      top.node._isBeingDismissed = false
+      var styles: [PresentationStyle] = []
+      for presented in plan.chain.reversed() {
+        styles.append(presented.node._presentationStyle ?? .pageSheet)
+        presented.node._presenting?.node._presented = nil
+        presented.node._detachPresented()
+      }
+      return styles.reversed()
+    }
+    for (presented, style) in zip(plan.chain, styles).reversed() {
+      let presenter = plan.chain.firstIndex { $0 === presented }.flatMap { $0 == 0 ? nil : plan.chain[$0 - 1] }
+      (presenter?.node ?? node).emit(.dismissed(presented.node.id, style: style), transaction: context.id)
+    }
+    return interrupted || Task.isCancelled ? .interrupted : .completed
+  }
+}
+
+/// What a dismissal decided under the link lock.
+private struct DismissalPlan {
+  /// The presented controllers leaving, bottom first.
+  let chain: [any ViewController]
+  let window: Window?
+  /// The layer coming back on screen, if the chain's first controller had hidden it.
+  let layer: View?
+  let environment: ContainmentEnvironment
+}
+
+extension View {
+  /// Under the link lock: the window layer this view is shown in — its
+  /// ancestor (or itself) directly under the window's root view.
+  func _layer(in window: Window) -> View? {
+    var view = self
+    while let superview = view._superview {
+      if superview === window.rootView { return view }
+      view = superview
+    }
+    return nil
+  }
+}

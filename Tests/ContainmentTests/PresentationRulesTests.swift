@@ -1,0 +1,286 @@
+import Testing
+@testable import Containment
+import ContainmentTestKit
+
+/// §10 P1–P7: modal presentation.
+@Suite(.timeLimit(.minutes(1)))
+struct PresentationRulesTests {
+  /// P on screen in a window on a manual clock, with child C installed.
+  private func presenter(_ f: Fixture, clock: ManualClock) async throws -> (Window, RecordingController, RecordingController) {
+    let p = f.controller("P"), c = f.controller("C")
+    let window = makeWindow(clock: clock)
+    try await window.setRootViewController(p)
+    try await f.install(c, in: p)
+    return (window, p, c)
+  }
+
+  @Test func fullScreenPresentAndDismissOrderHooks_P1() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, p, _) = try await presenter(f, clock: clock)
+    let m = f.controller("M")
+    async let presented = p.present(m, style: .fullScreen, animated: true)
+    await clock.sleepers(atLeast: 1)
+    #expect(f.log.all == [
+      "M.viewDidLoad", "P.viewWillDisappear", "C.viewWillDisappear", "M.viewWillAppear", "M.viewIsAppearing",
+    ])
+    clock.advance(by: p.presentationDuration)
+    #expect(try await presented.value == .completed)
+    #expect(f.log.take() == [
+      "M.viewDidLoad", "P.viewWillDisappear", "C.viewWillDisappear", "M.viewWillAppear", "M.viewIsAppearing",
+      "M.viewDidAppear", "P.viewDidDisappear", "C.viewDidDisappear",
+    ])
+    #expect(p.presentedViewController === m && m.presentingViewController === p)
+    #expect(m.modalPresentationStyle == .fullScreen)
+    #expect(p.viewIfLoaded?.window == nil && m.viewIfLoaded?.window === window)
+    #expect(p.checkInvariants().isEmpty)
+
+    async let dismissed = m.dismiss(animated: true)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: p.presentationDuration)
+    #expect(try await dismissed.value == .completed)
+    #expect(f.log.take() == [
+      "M.viewWillDisappear", "P.viewWillAppear", "C.viewWillAppear", "P.viewIsAppearing", "C.viewIsAppearing",
+      "M.viewDidDisappear", "P.viewDidAppear", "C.viewDidAppear",
+    ])
+    #expect(p.presentedViewController == nil && m.presentingViewController == nil && m.modalPresentationStyle == nil)
+    #expect(p.viewIfLoaded?.window === window && m.viewIfLoaded?.window == nil)
+    #expect(window.rootViewController === p)
+    #expect(p.checkInvariants().isEmpty && m.checkInvariants().isEmpty)
+  }
+
+  @Test func sheetPresentationLeavesThePresenterAlone_P2() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, p, _) = try await presenter(f, clock: clock)
+    let s = f.controller("S")
+    try await p.present(s, style: .pageSheet, animated: false)
+    #expect(f.log.take() == ["S.viewDidLoad", "S.viewWillAppear", "S.viewIsAppearing", "S.viewDidAppear"])
+    #expect(s.viewIfLoaded?.frame == Rect(x: 0, y: 44, width: 1024, height: 768 - 44))
+    #expect(p.viewIfLoaded?.window === window)
+    try await s.dismiss(animated: false)
+    #expect(f.log.take() == ["S.viewWillDisappear", "S.viewDidDisappear"])
+    #expect(p.presentedViewController == nil)
+    #expect(p.checkInvariants().isEmpty && s.checkInvariants().isEmpty)
+  }
+
+  @Test func beingPresentedAndDismissedAreTrueOnlyDuringTheirHooks_P3() async throws {
+    let f = Fixture()
+    let (window, p, _) = try await presenter(f, clock: ManualClock())
+    let m = f.controller("M")
+    let log = f.log
+    await m.setOnHook { hook in
+      log.append("\(hook) presented=\(m.isBeingPresented) dismissed=\(m.isBeingDismissed)")
+    }
+    try await p.present(m, style: .overFullScreen, animated: false)
+    #expect(!m.isBeingPresented)
+    try await p.dismiss(animated: false)
+    #expect(!m.isBeingDismissed)
+    #expect(f.log.take() == [
+      "M.viewDidLoad", "viewDidLoad presented=true dismissed=false",
+      "M.viewWillAppear", "viewWillAppear presented=true dismissed=false",
+      "M.viewIsAppearing", "viewIsAppearing presented=true dismissed=false",
+      "M.viewDidAppear", "viewDidAppear presented=true dismissed=false",
+      "M.viewWillDisappear", "viewWillDisappear presented=false dismissed=true",
+      "M.viewDidDisappear", "viewDidDisappear presented=false dismissed=true",
+    ])
+    withExtendedLifetime(window) {}
+  }
+
+  @Test func dismissingFromTheBottomOfAChainGivesHooksOnlyToTheEnds_P4() async throws {
+    let f = Fixture()
+    let (window, p, _) = try await presenter(f, clock: ManualClock())
+    let a = f.controller("A"), b = f.controller("B"), top = f.controller("Top")
+    try await p.present(a, style: .fullScreen, animated: false)
+    try await a.present(b, style: .fullScreen, animated: false)
+    try await b.present(top, style: .formSheet, animated: false)
+    _ = f.log.take()
+    var events = p.events().makeAsyncIterator()
+    _ = await events.next()
+    try await p.dismiss(animated: false)
+    #expect(f.log.take() == [
+      "Top.viewWillDisappear", "P.viewWillAppear", "C.viewWillAppear", "P.viewIsAppearing", "C.viewIsAppearing",
+      "Top.viewDidDisappear", "P.viewDidAppear", "C.viewDidAppear",
+    ])
+    var kinds: [LifecycleEvent.Kind] = []
+    for _ in 0..<4 { kinds.append(await events.next()?.kind ?? .terminated) }
+    #expect(kinds == [
+      .viewWillAppear(animated: false), .viewIsAppearing(animated: false), .viewDidAppear(animated: false),
+      .dismissed(a.node.id, style: .fullScreen),
+    ])
+    for controller in [a, b, top] {
+      #expect(controller.presentingViewController == nil && controller.presentedViewController == nil)
+      #expect(controller.node.appearanceState == .disappeared && controller.viewIfLoaded?.window == nil)
+    }
+    #expect(p.presentedViewController == nil)
+    #expect(window.rootView.subviews.count == 1)
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func dismissOnAPresentedControllerDismissesItFromItsPresenter_P4() async throws {
+    let f = Fixture()
+    let (window, p, _) = try await presenter(f, clock: ManualClock())
+    let a = f.controller("A"), b = f.controller("B")
+    try await p.present(a, style: .pageSheet, animated: false)
+    try await a.present(b, style: .pageSheet, animated: false)
+    _ = f.log.take()
+    try await b.dismiss(animated: false)
+    #expect(f.log.take() == ["B.viewWillDisappear", "B.viewDidDisappear"])
+    #expect(a.presentedViewController == nil && p.presentedViewController === a)
+    try await a.dismiss(animated: false)
+    #expect(f.log.take() == ["A.viewWillDisappear", "A.viewDidDisappear"])
+    #expect(p.presentedViewController == nil)
+    withExtendedLifetime(window) {}
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func dismissRequestedDuringAPresentationIsQueuedBehindIt_P5() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, p, _) = try await presenter(f, clock: clock)
+    let m = f.controller("M")
+    async let presented = p.present(m, style: .pageSheet, animated: true)
+    await clock.sleepers(atLeast: 1)
+    async let dismissed = p.dismiss(animated: false)
+    await p.node.queue.pending(atLeast: 1)
+    #expect(f.log.all == ["M.viewDidLoad", "M.viewWillAppear", "M.viewIsAppearing"])
+    clock.advance(by: p.presentationDuration)
+    _ = try await presented.value
+    _ = try await dismissed.value
+    #expect(f.log.take() == [
+      "M.viewDidLoad", "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear",
+      "M.viewWillDisappear", "M.viewDidDisappear",
+    ])
+    withExtendedLifetime(window) {}
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func presentFromAHookIsQueuedBehindTheRunningTransaction_P5_R2() async throws {
+    let f = Fixture()
+    let (window, p, c) = try await presenter(f, clock: ManualClock())
+    let m = f.controller("M")
+    let queued = Locked<TransactionHandle<TransitionOutcome>?>(nil)
+    let log = f.log
+    await m.setOnHook { hook in
+      guard hook == "viewWillAppear" else { return }
+      let handle = try? await p.dismiss(animated: false)
+      log.append("dismiss queued complete=\(handle?.isComplete ?? true)")
+      queued.withLock { $0 = handle }
+    }
+    try await p.present(m, style: .fullScreen, animated: false)
+    let handle = try #require(queued.withLock { $0 })
+    #expect(try await handle.value == .completed)
+    #expect(f.log.take() == [
+      "M.viewDidLoad", "P.viewWillDisappear", "C.viewWillDisappear", "M.viewWillAppear", "dismiss queued complete=false",
+      "M.viewIsAppearing", "M.viewDidAppear", "P.viewDidDisappear", "C.viewDidDisappear",
+      "M.viewWillDisappear", "P.viewWillAppear", "C.viewWillAppear", "P.viewIsAppearing", "C.viewIsAppearing",
+      "M.viewDidDisappear", "P.viewDidAppear", "C.viewDidAppear",
+    ])
+    withExtendedLifetime((window, c)) {}
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func cancellingAnAnimatedPresentationFinishesItInterrupted_P5_T4() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, p, _) = try await presenter(f, clock: clock)
+    let m = f.controller("M")
+    let task = Task { try await p.present(m, style: .pageSheet, animated: true).value }
+    await clock.sleepers(atLeast: 1)
+    task.cancel()
+    #expect(try await task.value == .interrupted)
+    #expect(f.log.take() == ["M.viewDidLoad", "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear"])
+    #expect(m.node.appearanceState == .appeared && p.presentedViewController === m)
+    withExtendedLifetime(window) {}
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func presentingFromAChildOnAStackLeavesTheStackAlone_P7() async throws {
+    let f = Fixture()
+    let a = f.controller("A"), m = f.controller("M")
+    let window = makeWindow(clock: ManualClock())
+    let nav = try await f.onScreenNavigation([a], in: window)
+    _ = f.log.take()
+    var tree = nav.treeEvents().makeAsyncIterator()
+    _ = await tree.next()
+    try await a.present(m, style: .pageSheet, animated: false)
+    #expect(f.log.take() == ["M.viewDidLoad", "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear"])
+    #expect(m.presentingViewController === a)
+    #expect(names(nav.viewControllers) == ["A"])
+    var paths: [String] = []
+    for _ in 0..<5 { paths.append(await tree.next().map { "\($0.path) \($0.kind.name)" } ?? "end") }
+    #expect(paths == [
+      "Nav/A presented", "Nav/A/M viewDidLoad", "Nav/A/M viewWillAppear", "Nav/A/M viewIsAppearing",
+      "Nav/A/M viewDidAppear",
+    ])
+    #expect(nav.checkInvariants().isEmpty)
+  }
+
+  @Test func presentationMisuseThrowsAndChangesNothing_P8() async throws {
+    let f = Fixture()
+    let (window, p, c) = try await presenter(f, clock: ManualClock())
+    let m = f.controller("M"), x = f.controller("X"), offScreen = f.controller("Off")
+    try await p.present(m, style: .pageSheet, animated: false)
+    _ = f.log.take()
+    let before = snapshot(p)
+    await #expect(throws: ContainmentError.cannotPresentSelf(m.node.id)) { try await m.present(m, animated: false) }
+    await #expect(throws: ContainmentError.hasParent(c.node.id)) { try await m.present(c, animated: false) }
+    await #expect(throws: ContainmentError.alreadyPresented(m.node.id)) { try await c.present(m, animated: false) }
+    await #expect(throws: ContainmentError.alreadyPresented(p.node.id)) { try await m.present(p, animated: false) }
+    await #expect(throws: ContainmentError.presenterNotInWindow(offScreen.node.id)) {
+      try await offScreen.present(x, animated: false)
+    }
+    await #expect(throws: ContainmentError.alreadyPresenting(presenter: p.node.id, presented: m.node.id)) {
+      try await p.present(x, animated: false)
+    }
+    #expect(f.log.take() == [])
+    #expect(snapshot(p) == before)
+    #expect(p.presentedViewController === m && x.presentingViewController == nil)
+    withExtendedLifetime(window) {}
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func dismissWithNothingPresentedIsAnIgnoredCall_P8() async throws {
+    let f = Fixture()
+    let (window, p, c) = try await presenter(f, clock: ManualClock())
+    var events = c.events().makeAsyncIterator()
+    _ = await events.next()
+    let before = snapshot(p)
+    try await c.dismiss(animated: false)
+    #expect(await events.next()?.kind == .callIgnored(.nothingToDismiss))
+    #expect(f.log.take() == [])
+    #expect(snapshot(p) == before)
+    withExtendedLifetime(window) {}
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func aDismissedTreeIsReleased_P4() async throws {
+    let f = Fixture()
+    let (window, p, _) = try await presenter(f, clock: ManualClock())
+    weak var weakM: RecordingController?
+    do {
+      let m = f.controller("M")
+      weakM = m
+      try await p.present(m, style: .fullScreen, animated: false)
+      try await m.dismiss(animated: false)
+    }
+    #expect(weakM == nil)
+    withExtendedLifetime(window) {}
+  }
+
+  @Test func replacingTheWindowsRootTakesItsPresentationsAlong_P4() async throws {
+    let f = Fixture()
+    let (window, p, _) = try await presenter(f, clock: ManualClock())
+    let m = f.controller("M")
+    try await p.present(m, style: .overFullScreen, animated: false)
+    _ = f.log.take()
+    try await window.setRootViewController(nil)
+    #expect(f.log.take() == [
+      "M.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear",
+      "M.viewDidDisappear", "P.viewDidDisappear", "C.viewDidDisappear",
+    ])
+    #expect(p.presentedViewController == nil && m.presentingViewController == nil)
+    #expect(window.rootView.subviews.isEmpty)
+    #expect(p.checkInvariants().isEmpty && m.checkInvariants().isEmpty)
+  }
+}
