@@ -69,15 +69,17 @@ struct TransitionRulesTests {
     let f = Fixture()
     let clock = ManualClock()
     let (window, p, a, b) = try await setUp(f, clock: clock)
-    async let run: Void = { _ = try? await p.transition(from: a, to: b, duration: .seconds(3600)) }()
+    async let outcome = p.transition(from: a, to: b, duration: .seconds(3600)).value
     await clock.sleepers(atLeast: 1)
     #expect(clock.sleeperCount == 1)
     #expect(b.node.appearanceState == .appearing)
+    #expect(f.log.take() == ["B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing"])
     clock.advance(by: .seconds(3600))
-    await run
+    #expect(try await outcome == .completed)
     #expect(b.node.appearanceState == .appeared)
-    #expect(f.log.take().suffix(2) == ["A.viewDidDisappear", "B.viewDidAppear"])
-    #expect(window.rootViewController === p)
+    #expect(f.log.take() == ["A.viewDidDisappear", "B.viewDidAppear"])
+    #expect(clock.now == ManualClock.Instant(offset: .seconds(3600)))
+    withExtendedLifetime(window) {}
   }
 
   /// Where the driving task is cancelled.
