@@ -197,12 +197,15 @@ struct EventStreamTests {
     let f = Fixture()
     let c = f.controller("C")
     var other = c.events().makeAsyncIterator()
-    let cancelled = Task {
+    let subscriber = IdleExecutor()
+    let cancelled = Task(executorPreference: subscriber) {
       var iterator = c.events().makeAsyncIterator()
       _ = await iterator.next()
       return await iterator.next()
     }
-    while c.node.events.subscriberCount < 2 { await Task.yield() }
+    await subscriber.idle()
+    #expect(c.node.events.subscriberCount == 2)
+    #expect(c.node.events.waitingSubscriberCount == 1)
     cancelled.cancel()
     #expect(await cancelled.value == nil)
     #expect(c.node.events.subscriberCount == 1)
@@ -214,10 +217,12 @@ struct EventStreamTests {
     let f = Fixture()
     let p = f.controller("P")
     let window = Window()
-    async let appeared: Void = p.waitUntil(.appeared)
-    while p.node.events.subscriberCount < 1 { await Task.yield() }
+    let waiter = IdleExecutor()
+    let appeared = Task(executorPreference: waiter) { try await p.waitUntil(.appeared) }
+    await waiter.idle()
+    #expect(p.node.events.waitingSubscriberCount == 1)
     try await window.setRootViewController(p)
-    try await appeared
+    try await appeared.value
     // Already there: returns at once.
     try await p.waitUntil(.appeared)
     #expect(p.node.appearanceState == .appeared)
@@ -230,15 +235,17 @@ struct EventStreamTests {
     let containers = (0..<4).map { f.controller("P\($0)") }
     let children = (0..<8).map { f.controller("C\($0)") }
     let iterators = children.map { $0.events(policy: .keepNewest(10_000)) }
-    await withTaskGroup(of: Void.self) { group in
+    try await withThrowingTaskGroup(of: Void.self) { group in
       for (index, child) in children.enumerated() {
         group.addTask {
+          // One task per child, each move to another container: every request succeeds.
           for round in 0..<10 {
-            _ = try? await containers[(index + round) % containers.count].addChild(child)
-            if round % 3 == 0 { _ = try? await child.removeFromParent() }
+            try await containers[(index + round) % containers.count].addChild(child)
+            if round % 3 == 0 { try await child.removeFromParent() }
           }
         }
       }
+      try await group.waitForAll()
     }
     let log = f.log.take()
     for (child, stream) in zip(children, iterators) {

@@ -178,8 +178,10 @@ struct NavigationRulesTests {
     let nav = try await f.onScreenNavigation([a], in: window)
     async let first = nav.push(b, animated: true)
     await clock.sleepers(atLeast: 1)
-    async let second = nav.push(c, animated: true)
-    while nav.node.queue.pendingCount < 1 { await Task.yield() }
+    let requests = IdleExecutor()
+    let second = Task(executorPreference: requests) { try await nav.push(c, animated: true).value }
+    await requests.idle()
+    #expect(nav.node.queue.pendingCount == 1)
     #expect(f.log.take() == [
       "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
     ])
@@ -206,8 +208,12 @@ struct NavigationRulesTests {
     let log = f.log
     await b.setOnHook { hook in
       guard hook == "viewWillAppear" else { return }
-      let handle = try? await nav.push(c, animated: false)
-      log.append("queued complete=\(handle?.isComplete == true)")
+      do {
+        let handle = try await nav.push(c, animated: false)
+        log.append("queued complete=\(handle.isComplete)")
+      } catch {
+        log.append("push failed: \(error)")
+      }
     }
     try await nav.push(b, animated: false)
     #expect(f.log.take() == [
@@ -407,8 +413,12 @@ struct NavigationRulesTests {
         log.append("D.willShow(\(viewController.node.name))")
         guard !pushed else { return }
         pushed = true
-        let handle = try? await navigationController.push(next, animated: false)
-        log.append("D.queued complete=\(handle?.isComplete == true)")
+        do {
+          let handle = try await navigationController.push(next, animated: false)
+          log.append("D.queued complete=\(handle.isComplete)")
+        } catch {
+          log.append("D.push failed: \(error)")
+        }
       }
     }
     let f = Fixture()

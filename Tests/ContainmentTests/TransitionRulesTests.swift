@@ -141,8 +141,10 @@ struct TransitionRulesTests {
     _ = f.log.take()
     async let first = p.transition(from: a, to: b, duration: .seconds(1)).value
     await clock.sleepers(atLeast: 1)
-    let queued = Task { try await p.transition(from: b, to: c, duration: .seconds(1)).value }
-    while p.node.queue.pendingCount < 1 { await Task.yield() }
+    let requests = IdleExecutor()
+    let queued = Task(executorPreference: requests) { try await p.transition(from: b, to: c, duration: .seconds(1)).value }
+    await requests.idle()
+    #expect(p.node.queue.pendingCount == 1)
     queued.cancel()
     await #expect(throws: CancellationError.self) { try await queued.value }
     clock.advance(by: .seconds(1))
