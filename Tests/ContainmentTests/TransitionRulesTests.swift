@@ -35,7 +35,7 @@ struct TransitionRulesTests {
     #expect(snapshot(p) == withC)
     #expect(before.count + 1 == withC.count)
     #expect(f.log.take() == [])
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
   }
 
   @Test func transitionOrdersHooksAroundTheAnimation_T2() async throws {
@@ -62,7 +62,7 @@ struct TransitionRulesTests {
     #expect(a.viewIfLoaded?.superview == nil)
     #expect(a.parent === p)  // willMove/didMove stay the caller's
     #expect(p.checkInvariants().isEmpty)
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
   }
 
   @Test func transitionTimeComesOnlyFromTheInjectedClock_T3() async throws {
@@ -129,7 +129,7 @@ struct TransitionRulesTests {
     #expect(b.node.appearanceState == .appeared)
     #expect(p.checkInvariants().isEmpty)
     #expect(clock.sleeperCount == 0)
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
   }
 
   @Test func cancellationWhileQueuedChangesNothing_T4() async throws {
@@ -154,7 +154,7 @@ struct TransitionRulesTests {
       "A.viewDidDisappear", "B.viewDidAppear",
     ])
     #expect(c.viewIfLoaded == nil)
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
   }
 
   @Test func transitionEventsReportTheOutcome_T4() async throws {
@@ -170,6 +170,6 @@ struct TransitionRulesTests {
     #expect(ended?.kind == .transitionEnded(from: a.node.id, to: b.node.id, outcome: .completed))
     #expect(began?.transaction != nil)
     #expect(began?.transaction == ended?.transaction)
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
   }
 }
