@@ -260,7 +260,18 @@ struct EventStreamTests {
       }
       let hooks = log.filter { $0.hasPrefix("\(child.node.name).") }.map { String($0.dropFirst(child.node.name.count + 1)) }
       #expect(kinds == hooks)
-      #expect(!hooks.isEmpty)
+      // Every request succeeded, so each child's own hooks are its task's requests in order:
+      // a move first leaves the old parent, a removal adds only didMove(nil).
+      let index = try #require(children.firstIndex { $0 === child })
+      var expected: [String] = []
+      var hasParent = false
+      for round in 0..<10 {
+        if hasParent { expected += ["willMove(nil)", "didMove(nil)"] }
+        expected.append("willMove(P\((index + round) % containers.count))")
+        hasParent = round % 3 != 0
+        if !hasParent { expected.append("didMove(nil)") }
+      }
+      #expect(hooks == expected)
     }
   }
 }
