@@ -4,8 +4,9 @@ import Testing
 @testable import Containment
 
 // No sleeps and no real time: a "slow" subscriber simply does not call next() yet, and the only
-// waiting done here is `waitForWaiters`, which spins on `Task.yield()` until the broadcaster
-// reports the expected number of subscribers suspended in next() (a deterministic handshake).
+// waiting done here is `waitForWaiters`, a deterministic handshake: the subscriber task runs on an
+// `IdleExecutor`, which reports when that task has run up to its next suspension, and the
+// broadcaster must then count the expected number of subscribers suspended in next().
 
 private enum Event: Sendable, Hashable {
   case value(Int)
@@ -53,9 +54,11 @@ private func collectAll(_ sequence: BroadcastSequence<Event>) async -> [Event] {
   return out
 }
 
-/// Deterministic handshake: returns once `count` subscribers are suspended in next().
-private func waitForWaiters(_ broadcaster: Broadcaster<Event>, _ count: Int) async {
-  while broadcaster.waitingSubscriberCount != count { await Task.yield() }
+/// Deterministic handshake: returns once the subscriber tasks on `executor` have run up to their
+/// next suspension, and checks that `count` subscribers are suspended in next().
+private func waitForWaiters(_ broadcaster: Broadcaster<Event>, _ count: Int, on executor: IdleExecutor) async {
+  await executor.idle()
+  #expect(broadcaster.waitingSubscriberCount == count)
 }
 
 private final class Counter: Sendable {
@@ -196,18 +199,19 @@ struct BroadcasterTests {
     let buffered = broadcaster.subscribe(policy: .default) { .snapshot(0) }
     let pastCapacity = broadcaster.subscribe(policy: .keepNewest(1)) { nil }
 
+    let subscriber = IdleExecutor()
     let waitingReceived = await withTaskGroup(of: [Event].self) { group in
-      group.addTask {
+      group.addTask(executorPreference: subscriber) {
         var iterator = waiting.makeAsyncIterator()
         let events = await drain(&iterator)
         let afterEnd = await iterator.next()
         return events + (afterEnd.map { [$0] } ?? [])
       }
-      await waitForWaiters(broadcaster, 1)
+      await waitForWaiters(broadcaster, 1, on: subscriber)
       broadcaster.yieldValues(1)
-      await waitForWaiters(broadcaster, 1)
+      await waitForWaiters(broadcaster, 1, on: subscriber)
       broadcaster.yieldValues(1)
-      await waitForWaiters(broadcaster, 1)  // suspended in next() when finish arrives
+      await waitForWaiters(broadcaster, 1, on: subscriber)  // suspended in next() when finish arrives
       broadcaster.finish(final: .final)
       return await group.next()!
     }
@@ -251,17 +255,18 @@ struct BroadcasterTests {
     let cancelled = broadcaster.subscribe(policy: .default) { nil }
     let other = broadcaster.subscribe(policy: .default) { nil }
 
+    let subscriber = IdleExecutor()
     let cancelledReceived = await withTaskGroup(of: [Event].self) { group in
-      group.addTask {
+      group.addTask(executorPreference: subscriber) {
         var iterator = cancelled.makeAsyncIterator()
         var events = await take(1, from: &iterator)
         // The second next() is suspended when the cancellation arrives.
         events += await drain(&iterator)
         return events
       }
-      await waitForWaiters(broadcaster, 1)
+      await waitForWaiters(broadcaster, 1, on: subscriber)
       broadcaster.yieldValues(1)
-      await waitForWaiters(broadcaster, 1)
+      await waitForWaiters(broadcaster, 1, on: subscriber)
       #expect(broadcaster.subscriberCount == 2)
       group.cancelAll()
       return await group.next()!
@@ -371,13 +376,14 @@ struct BroadcasterTests {
     let buffered = broadcaster.subscribe(policy: .default) { nil }
     let small = broadcaster.subscribe(policy: .keepNewest(2)) { nil }
 
+    let subscriber = IdleExecutor()
     let waitingReceived = await withTaskGroup(of: [Event].self) { group in
-      group.addTask {
+      group.addTask(executorPreference: subscriber) {
         var iterator = waiting.makeAsyncIterator()
         let first = await take(1, from: &iterator)  // handed directly, then returns
         return first
       }
-      await waitForWaiters(broadcaster, 1)
+      await waitForWaiters(broadcaster, 1, on: subscriber)
       broadcaster.yield(contentsOf: values(0..<5))
       return await group.next()!
     }
@@ -405,13 +411,14 @@ struct BroadcasterTests {
     let waiting = broadcaster.subscribe(policy: .keepNewest(2)) { nil }
     let laggard = broadcaster.subscribe(policy: .disconnectOnLag(2)) { nil }
 
+    let subscriber = IdleExecutor()
     let received = await withTaskGroup(of: [Event].self) { group in
-      group.addTask {
+      group.addTask(executorPreference: subscriber) {
         var iterator = waiting.makeAsyncIterator()
         let first = await take(1, from: &iterator)
         return first + (await drain(&iterator))
       }
-      await waitForWaiters(broadcaster, 1)
+      await waitForWaiters(broadcaster, 1, on: subscriber)
       broadcaster.yield(contentsOf: values(0..<5))
       #expect(broadcaster.subscriberCount == 1)  // the laggard overflowed inside the batch
       broadcaster.finish(final: .final)

@@ -74,7 +74,7 @@ struct EventStreamTests {
       "R/P viewWillDisappear", "R/P/C viewWillDisappear", "R/P viewDidDisappear", "R/P/C viewDidDisappear",
       "R/P didMove",
     ])
-    #expect(window.rootViewController === r)
+    withExtendedLifetime(window) {}
   }
 
   @Test func treeStreamSeesAPoppedControllersWholeRemoval_E2() async throws {
@@ -117,7 +117,7 @@ struct EventStreamTests {
     #expect(received[1].transaction == nil)
     #expect(Set(received[2...4].map(\.transaction)).count == 1)
     #expect(received[2].transaction != nil)
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
   }
 
   @Test func slowSubscriberLearnsExactlyHowManyEventsItLost_E4() async throws {
@@ -155,7 +155,7 @@ struct EventStreamTests {
     #expect(await events.next()?.kind == .subscribed(state: .appeared, parent: p.node.id))
     await c.willMove(toParent: nil)
     #expect(await events.next()?.kind == .willMove(toParent: nil))
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
   }
 
   @Test func terminationIsDeliveredExactlyOnceAlsoToLateSubscribers_E6() async throws {
@@ -187,12 +187,15 @@ struct EventStreamTests {
     let f = Fixture()
     let c = f.controller("C")
     var other = c.events().makeAsyncIterator()
-    let cancelled = Task {
+    let subscriber = IdleExecutor()
+    let cancelled = Task(executorPreference: subscriber) {
       var iterator = c.events().makeAsyncIterator()
       _ = await iterator.next()
       return await iterator.next()
     }
-    while c.node.events.subscriberCount < 2 { await Task.yield() }
+    await subscriber.idle()
+    #expect(c.node.events.subscriberCount == 2)
+    #expect(c.node.events.waitingSubscriberCount == 1)
     cancelled.cancel()
     #expect(await cancelled.value == nil)
     #expect(c.node.events.subscriberCount == 1)
@@ -204,10 +207,12 @@ struct EventStreamTests {
     let f = Fixture()
     let p = f.controller("P")
     let window = Window()
-    async let appeared: Void = p.waitUntil(.appeared)
-    while p.node.events.subscriberCount < 1 { await Task.yield() }
+    let waiter = IdleExecutor()
+    let appeared = Task(executorPreference: waiter) { try await p.waitUntil(.appeared) }
+    await waiter.idle()
+    #expect(p.node.events.waitingSubscriberCount == 1)
     try await window.setRootViewController(p)
-    try await appeared
+    try await appeared.value
     // Already there: returns at once.
     try await p.waitUntil(.appeared)
     #expect(p.node.appearanceState == .appeared)
@@ -220,15 +225,17 @@ struct EventStreamTests {
     let containers = (0..<4).map { f.controller("P\($0)") }
     let children = (0..<8).map { f.controller("C\($0)") }
     let iterators = children.map { $0.events(policy: .keepNewest(10_000)) }
-    await withTaskGroup(of: Void.self) { group in
+    try await withThrowingTaskGroup(of: Void.self) { group in
       for (index, child) in children.enumerated() {
         group.addTask {
+          // One task per child, each move to another container: every request succeeds.
           for round in 0..<10 {
-            _ = try? await containers[(index + round) % containers.count].addChild(child)
-            if round % 3 == 0 { _ = try? await child.removeFromParent() }
+            try await containers[(index + round) % containers.count].addChild(child)
+            if round % 3 == 0 { try await child.removeFromParent() }
           }
         }
       }
+      try await group.waitForAll()
     }
     let log = f.log.take()
     for (child, stream) in zip(children, iterators) {
@@ -243,7 +250,18 @@ struct EventStreamTests {
       }
       let hooks = log.filter { $0.hasPrefix("\(child.node.name).") }.map { String($0.dropFirst(child.node.name.count + 1)) }
       #expect(kinds == hooks)
-      #expect(!hooks.isEmpty)
+      // Every request succeeded, so each child's own hooks are its task's requests in order:
+      // a move first leaves the old parent, a removal adds only didMove(nil).
+      let index = try #require(children.firstIndex { $0 === child })
+      var expected: [String] = []
+      var hasParent = false
+      for round in 0..<10 {
+        if hasParent { expected += ["willMove(nil)", "didMove(nil)"] }
+        expected.append("willMove(P\((index + round) % containers.count))")
+        hasParent = round % 3 != 0
+        if !hasParent { expected.append("didMove(nil)") }
+      }
+      #expect(hooks == expected)
     }
   }
 }

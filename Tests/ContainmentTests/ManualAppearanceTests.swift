@@ -96,7 +96,7 @@ struct ManualAppearanceTests {
     await c.beginAppearanceTransition(true, animated: false)
     await c.endAppearanceTransition()
     #expect(f.log.take() == ["C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear"])
-    #expect(window.rootViewController === m)
+    withExtendedLifetime(window) {}
   }
 
   @Test func batchDeliversEachNetChangeOnceInOrder_A7() async throws {
@@ -131,7 +131,7 @@ struct ManualAppearanceTests {
     #expect(transactions.count == 1)
     #expect(transactions.first! != nil)
     #expect(kinds.last == "M batchCommitted(disappearing: [\(x.node.id)], appearing: [\(y.node.id), \(z.node.id)])")
-    #expect(window.rootViewController === m)
+    withExtendedLifetime(window) {}
   }
 
   @Test func appearThenDisappearInOneBatchDeliversNothing_A7() async throws {
@@ -150,7 +150,7 @@ struct ManualAppearanceTests {
     #expect(f.log.take() == [])
     #expect(x.node.appearanceState == .disappeared)
     #expect(y.node.appearanceState == .appeared)
-    #expect(window.rootViewController === m)
+    withExtendedLifetime(window) {}
   }
 
   @Test func batchNamingAStrangerThrowsAndChangesNothing_A7() async throws {
@@ -167,7 +167,7 @@ struct ManualAppearanceTests {
     }
     #expect(snapshot(m) == before)
     #expect(f.log.take() == [])
-    #expect(window.rootViewController === m)
+    withExtendedLifetime(window) {}
   }
 
   @Test func cancelledBatchStillBalancesEveryHook_A7() async throws {
@@ -186,6 +186,6 @@ struct ManualAppearanceTests {
       "X.viewWillAppear", "Y.viewWillAppear", "X.viewIsAppearing", "Y.viewIsAppearing",
       "X.viewDidAppear", "Y.viewDidAppear",
     ])
-    #expect(window.rootViewController === m)
+    withExtendedLifetime(window) {}
   }
 }

@@ -115,7 +115,7 @@ struct NavigationRulesTests {
       "B.didMove(nil)", "C.didMove(nil)", "D.didMove(nil)",
     ])
     #expect(names(nav.viewControllers) == ["A"])
-    #expect(window.rootViewController === nav)
+    withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
   }
 
@@ -135,7 +135,7 @@ struct NavigationRulesTests {
     #expect(names(nav.viewControllers) == ["A", "B"])
     #expect(try await nav.popTo(b, animated: false).value.isEmpty)
     #expect(f.log.take() == [])
-    #expect(window.rootViewController === nav)
+    withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
   }
 
@@ -154,7 +154,7 @@ struct NavigationRulesTests {
     #expect(names(nav.viewControllers) == ["X", "Y"])
     #expect(a.parent == nil && b.parent == nil)
     #expect(!x.isViewLoaded)
-    #expect(window.rootViewController === nav)
+    withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
   }
 
@@ -166,7 +166,7 @@ struct NavigationRulesTests {
     try await nav.setViewControllers([a, y, b], animated: false)
     #expect(f.log.take() == ["Y.willMove(Nav)", "Y.didMove(Nav)"])
     #expect(names(nav.viewControllers) == ["A", "Y", "B"])
-    #expect(window.rootViewController === nav)
+    withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
   }
 
@@ -178,8 +178,10 @@ struct NavigationRulesTests {
     let nav = try await f.onScreenNavigation([a], in: window)
     async let first = nav.push(b, animated: true)
     await clock.sleepers(atLeast: 1)
-    async let second = nav.push(c, animated: true)
-    while nav.node.queue.pendingCount < 1 { await Task.yield() }
+    let requests = IdleExecutor()
+    let second = Task(executorPreference: requests) { try await nav.push(c, animated: true).value }
+    await requests.idle()
+    #expect(nav.node.queue.pendingCount == 1)
     #expect(f.log.take() == [
       "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
     ])
@@ -194,7 +196,7 @@ struct NavigationRulesTests {
       "B.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
     ])
     #expect(names(nav.viewControllers) == ["A", "B", "C"])
-    #expect(window.rootViewController === nav)
+    withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
   }
 
@@ -206,8 +208,12 @@ struct NavigationRulesTests {
     let log = f.log
     await b.setOnHook { hook in
       guard hook == "viewWillAppear" else { return }
-      let handle = try? await nav.push(c, animated: false)
-      log.append("queued complete=\(handle?.isComplete == true)")
+      do {
+        let handle = try await nav.push(c, animated: false)
+        log.append("queued complete=\(handle.isComplete)")
+      } catch {
+        log.append("push failed: \(error)")
+      }
     }
     try await nav.push(b, animated: false)
     #expect(f.log.take() == [
@@ -217,7 +223,7 @@ struct NavigationRulesTests {
       "B.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
     ])
     #expect(names(nav.viewControllers) == ["A", "B", "C"])
-    #expect(window.rootViewController === nav)
+    withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
   }
 
@@ -344,7 +350,7 @@ struct NavigationRulesTests {
       "A.viewWillDisappear", "A.viewDidDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
     ])
     #expect(names(nav.viewControllers) == ["A", "B"])
-    #expect(window.rootViewController === nav)
+    withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
   }
 
@@ -369,7 +375,7 @@ struct NavigationRulesTests {
       "A.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
     ])
     #expect(names(nav.viewControllers) == ["A", "C"])
-    #expect(window.rootViewController === nav)
+    withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
   }
 
@@ -391,7 +397,7 @@ struct NavigationRulesTests {
       "B.willMove(nil)", "D.willShow(A)", "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
       "B.viewDidDisappear", "A.viewDidAppear", "B.didMove(nil)", "D.didShow(A)",
     ])
-    #expect(window.rootViewController === nav)
+    withExtendedLifetime(window) {}
   }
 
   @Test func delegateRequestIsQueuedBehindTheTransitionItHears_N8_R2() async throws {
@@ -407,8 +413,12 @@ struct NavigationRulesTests {
         log.append("D.willShow(\(viewController.node.name))")
         guard !pushed else { return }
         pushed = true
-        let handle = try? await navigationController.push(next, animated: false)
-        log.append("D.queued complete=\(handle?.isComplete == true)")
+        do {
+          let handle = try await navigationController.push(next, animated: false)
+          log.append("D.queued complete=\(handle.isComplete)")
+        } catch {
+          log.append("D.push failed: \(error)")
+        }
       }
     }
     let f = Fixture()
@@ -427,7 +437,7 @@ struct NavigationRulesTests {
       "B.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
     ])
     #expect(names(nav.viewControllers) == ["A", "B", "C"])
-    #expect(window.rootViewController === nav)
+    withExtendedLifetime(window) {}
   }
 
   @Test func delegateIsHeldWeakly_N8() async throws {
@@ -460,7 +470,7 @@ struct NavigationRulesTests {
     #expect(c.viewIfLoaded?.frame == Rect(x: 0, y: 0, width: 1024, height: 768))
     try await nav.popToRoot(animated: false)
     #expect(nav.navigationBar.items == [NavigationItem(title: "Inbox", backButtonTitle: "Mail")])
-    #expect(window.rootViewController === nav)
+    withExtendedLifetime(window) {}
   }
 
   @Test func cancellingAnAnimatedPushFinishesItInterrupted_T4() async throws {
@@ -478,7 +488,7 @@ struct NavigationRulesTests {
       "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)",
     ])
     #expect(names(nav.viewControllers) == ["A", "B"])
-    #expect(window.rootViewController === nav)
+    withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
   }
 }

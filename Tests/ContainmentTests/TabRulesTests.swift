@@ -30,7 +30,7 @@ struct TabRulesTests {
     #expect(tabs.selectedIndex == 2)
     #expect(a.viewIfLoaded?.superview == nil)
     #expect(c.viewIfLoaded?.frame == content)
-    #expect(window.rootViewController === tabs)
+    withExtendedLifetime(window) {}
     #expect(tabs.checkInvariants().isEmpty)
   }
 
@@ -53,7 +53,7 @@ struct TabRulesTests {
     ])
     try await tabs.setSelectedIndex(0)
     #expect(f.log.take() == [])
-    #expect(window.rootViewController === tabs)
+    withExtendedLifetime(window) {}
     #expect(tabs.checkInvariants().isEmpty)
   }
 
@@ -74,7 +74,7 @@ struct TabRulesTests {
     ])
     #expect(names(tabs.viewControllers) == ["X", "B"])
     #expect(a.parent == nil)
-    #expect(window.rootViewController === tabs)
+    withExtendedLifetime(window) {}
     #expect(tabs.checkInvariants().isEmpty)
   }
 
@@ -101,7 +101,7 @@ struct TabRulesTests {
     ])
     #expect(try await tabs.select(0).value)
     #expect(f.log.take() == ["D.shouldSelect(A)=true", "D.didSelect(A)"])
-    #expect(window.rootViewController === tabs)
+    withExtendedLifetime(window) {}
   }
 
   @Test func refusedSelectionChangesNothing_B3() async throws {
@@ -120,6 +120,6 @@ struct TabRulesTests {
     #expect(snapshot(tabs) == before)
     #expect(tabs.selectedIndex == 0)
     #expect(!b.isViewLoaded)
-    #expect(window.rootViewController === tabs)
+    withExtendedLifetime(window) {}
   }
 }

@@ -19,17 +19,20 @@ struct TransactionRulesTests {
     let p = f.controller("P")
     let a = await blocker(f, "A", gate: gate)
     let b = f.controller("B"), c = f.controller("C")
-    async let first: Void = { _ = try? await p.addChild(a) }()
+    async let first = p.addChild(a)
     await gate.waiters(atLeast: 1)
     // A's transaction is suspended inside a hook; B and C queue behind it, in order.
-    async let second: Void = { _ = try? await p.addChild(b) }()
-    while p.node.queue.pendingCount < 1 { await Task.yield() }
-    async let third: Void = { _ = try? await p.addChild(c) }()
-    while p.node.queue.pendingCount < 2 { await Task.yield() }
+    let requests = IdleExecutor()
+    let second = Task(executorPreference: requests) { try await p.addChild(b) }
+    await requests.idle()
+    #expect(p.node.queue.pendingCount == 1)
+    let third = Task(executorPreference: requests) { try await p.addChild(c) }
+    await requests.idle()
+    #expect(p.node.queue.pendingCount == 2)
     #expect(names(p.children) == ["A"])
     #expect(f.log.all == ["A.willMove(P)"])
     gate.open()
-    _ = await (first, second, third)
+    _ = try await (first, second.value, third.value)
     #expect(f.log.take() == ["A.willMove(P)", "B.willMove(P)", "C.willMove(P)"])
     #expect(names(p.children) == ["A", "B", "C"])
   }
@@ -67,11 +70,15 @@ struct TransactionRulesTests {
     let log = f.log
     await a.setOnHook { hook in
       guard hook == "willMove" else { return }
-      _ = try? await g.addChild(b)  // G is an ancestor of P, whose transaction runs this hook
-      log.append("A.hook done")
+      do {
+        let handle = try await g.addChild(b)  // G is an ancestor of P, whose transaction runs this hook
+        log.append("A.hook done complete=\(handle.isComplete)")
+      } catch {
+        log.append("A.hook failed: \(error)")
+      }
     }
     try await p.addChild(a)
-    #expect(f.log.take() == ["A.willMove(P)", "A.hook done", "B.willMove(G)"])
+    #expect(f.log.take() == ["A.willMove(P)", "A.hook done complete=false", "B.willMove(G)"])
     #expect(names(g.children) == ["P", "B"])
   }
 
@@ -83,15 +90,15 @@ struct TransactionRulesTests {
     let p = f.controller("P"), c = f.controller("C")
     let window = try await f.onScreen(p)
     try await f.install(c, in: p)
-    let handle = Locked<TransactionHandle<Void>?>(nil)
+    let handle = Locked<Result<TransactionHandle<Void>, any Error>?>(nil)
     await c.setOnHook { hook in
       guard hook == "viewWillDisappear" else { return }
       await c.willMove(toParent: nil)
-      let queued = try? await c.removeFromParent()
+      let queued = await Result { try await c.removeFromParent() }
       handle.withLock { $0 = queued }
     }
     try await window.setRootViewController(nil)
-    let removal = try #require(handle.withLock { $0 })
+    let removal = try #require(handle.withLock { $0 }).get()
     try await removal.value
     #expect(f.log.take() == [
       "P.viewWillDisappear", "C.viewWillDisappear", "C.willMove(nil)",
@@ -112,16 +119,16 @@ struct TransactionRulesTests {
     let window = try await f.onScreen(r)
     try await f.install(p, in: r)
     try await f.install(c, in: p)
-    let handle = Locked<TransactionHandle<Void>?>(nil)
+    let handle = Locked<Result<TransactionHandle<Void>, any Error>?>(nil)
     await c.setOnHook { hook in
       guard hook == "viewWillDisappear" else { return }
       await c.willMove(toParent: nil)
-      let queued = try? await c.removeFromParent()
+      let queued = await Result { try await c.removeFromParent() }
       handle.withLock { $0 = queued }
     }
     await p.willMove(toParent: nil)
     try await p.removeFromParent()
-    let removal = try #require(handle.withLock { $0 })
+    let removal = try #require(handle.withLock { $0 }).get()
     try await removal.value
     #expect(f.log.take() == [
       "P.willMove(nil)",
@@ -131,7 +138,7 @@ struct TransactionRulesTests {
     #expect(r.children.isEmpty)
     #expect(p.children.isEmpty)
     #expect(c.parent == nil)
-    #expect(window.rootViewController === r)
+    withExtendedLifetime(window) {}
     for controller in [r, p, c] { #expect(controller.checkInvariants().isEmpty) }
   }
 
@@ -166,7 +173,7 @@ struct TransactionRulesTests {
       "C.willMove(P)", "C.viewDidLoad", "C.viewDidLoad ends", "installer has the view",
       "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(P)",
     ])
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
     #expect(p.checkInvariants().isEmpty)
   }
 
@@ -176,16 +183,18 @@ struct TransactionRulesTests {
     let p = f.controller("P")
     let a = await blocker(f, "A", gate: gate)
     let b = f.controller("B")
-    async let first: Void = { _ = try? await p.addChild(a) }()
+    async let first = p.addChild(a)
     await gate.waiters(atLeast: 1)
-    let queued = Task { try await p.addChild(b) }
-    while p.node.queue.pendingCount < 1 { await Task.yield() }
+    let requests = IdleExecutor()
+    let queued = Task(executorPreference: requests) { try await p.addChild(b) }
+    await requests.idle()
+    #expect(p.node.queue.pendingCount == 1)
     queued.cancel()
     let result = await queued.result
     #expect(throws: CancellationError.self) { try result.get() }
     #expect(p.node.queue.pendingCount == 0)
     gate.open()
-    await first
+    _ = try await first
     #expect(f.log.take() == ["A.willMove(P)"])
     #expect(names(p.children) == ["A"])
     #expect(b.parent == nil)
@@ -197,7 +206,7 @@ struct TransactionRulesTests {
     let p = f.controller("P")
     let a = await blocker(f, "A", gate: gate)
     let b = f.controller("B")
-    async let first: Void = { _ = try? await p.addChild(a) }()
+    async let first = p.addChild(a)
     await gate.waiters(atLeast: 1)
     let result = await Task {
       withUnsafeCurrentTask { $0?.cancel() }
@@ -205,7 +214,7 @@ struct TransactionRulesTests {
     }.result
     #expect(throws: CancellationError.self) { try result.get() }
     gate.open()
-    await first
+    _ = try await first
     #expect(names(p.children) == ["A"])
     #expect(f.log.take() == ["A.willMove(P)"])
   }
@@ -214,8 +223,9 @@ struct TransactionRulesTests {
     let f = Fixture()
     let p = f.controller("P")
     let children = (0..<32).map { f.controller("C\($0)") }
-    await withTaskGroup(of: Void.self) { group in
-      for child in children { group.addTask { _ = try? await p.addChild(child) } }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for child in children { group.addTask { try await p.addChild(child) } }
+      try await group.waitForAll()
     }
     // Some sequential order of the requests explains both the final tree and the hooks.
     let order = f.log.take().map { String($0.prefix { $0 != "." }) }
@@ -231,14 +241,14 @@ struct TransactionRulesTests {
     let p1 = f.controller("P1"), p2 = f.controller("P2")
     let a = await blocker(f, "A", gate: gate)
     let b = f.controller("B")
-    async let first: Void = { _ = try? await p1.addChild(a) }()
+    async let first = p1.addChild(a)
     await gate.waiters(atLeast: 1)
     // Tree 1 is mid-transaction; tree 2 completes a full add/remove meanwhile.
     try await p2.addChild(b)
     try await b.removeFromParent()
     #expect(f.log.take() == ["A.willMove(P1)", "B.willMove(P2)", "B.didMove(nil)"])
     gate.open()
-    await first
+    _ = try await first
     #expect(names(p1.children) == ["A"])
   }
 
@@ -252,14 +262,17 @@ struct TransactionRulesTests {
     let gate = Gate()
     await a.setOnHook { hook in if hook == "viewWillDisappear" { await gate.wait() } }
     // The transition on P is suspended in A.viewWillDisappear ...
-    async let transition: Void = { _ = try? await p.transition(from: a, to: b) }()
+    async let transition = p.transition(from: a, to: b).value
     await gate.waiters(atLeast: 1)
     // ... when the window (P's ancestor) takes P off screen.
-    async let offScreen: Void = { _ = try? await window.setRootViewController(nil) }()
-    while TreeLock.withLock({ window.hierarchy.pending + p.node.hierarchy.waiters.count }) == 0 { await Task.yield() }
+    let requests = IdleExecutor()
+    let offScreen = Task(executorPreference: requests) { try await window.setRootViewController(nil) }
+    await requests.idle()
+    #expect(TreeLock.withLock { window.hierarchy.pending + p.node.hierarchy.waiters.count } == 1)
     #expect(f.log.all == ["B.viewDidLoad", "A.viewWillDisappear"])
     gate.open()
-    _ = await (transition, offScreen)
+    #expect(try await transition == .completed)
+    _ = try await offScreen.value
     // The window's transaction ran after the transition, as if requested after it.
     #expect(f.log.take() == [
       "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
@@ -278,14 +291,15 @@ struct TransactionRulesTests {
     try await f.install(right, in: r)
     let gate = Gate()
     await x.setOnHook { hook in if hook == "willMove" { await gate.wait() } }
-    async let blocked: Void = { _ = try? await left.addChild(x) }()
+    async let blocked = left.addChild(x)
     await gate.waiters(atLeast: 1)
     // L's transaction is suspended; its sibling's subtree is not serialized behind it.
     try await right.addChild(y)
     #expect(f.log.take() == ["X.willMove(L)", "Y.willMove(Rt)"])
     gate.open()
-    await blocked
-    #expect(window.rootViewController === r)
+    _ = try await blocked
+    #expect(names(left.children) == ["X"])
+    withExtendedLifetime(window) {}
   }
 
   @Test func requestCancelledWhileWaitingForAnOverlappingTransactionChangesNothing_R3() async throws {
@@ -297,16 +311,18 @@ struct TransactionRulesTests {
     _ = f.log.take()
     let gate = Gate()
     await a.setOnHook { hook in if hook == "viewWillDisappear" { await gate.wait() } }
-    async let transition: Void = { _ = try? await p.transition(from: a, to: b) }()
+    async let transition = p.transition(from: a, to: b).value
     await gate.waiters(atLeast: 1)
     // The window's request has its queue but waits for P's transaction to end.
-    let offScreen = Task { try await window.setRootViewController(nil) }
-    while TreeLock.withLock({ window.hierarchy.pending }) == 0 { await Task.yield() }
+    let requests = IdleExecutor()
+    let offScreen = Task(executorPreference: requests) { try await window.setRootViewController(nil) }
+    await requests.idle()
+    #expect(TreeLock.withLock { window.hierarchy.pending } == 1)
     offScreen.cancel()
     await #expect(throws: CancellationError.self) { try await offScreen.value }
     #expect(TreeLock.withLock { window.hierarchy.pending } == 0)
     gate.open()
-    await transition
+    #expect(try await transition == .completed)
     #expect(f.log.take() == [
       "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
       "A.viewDidDisappear", "B.viewDidAppear",
@@ -332,13 +348,17 @@ struct TransactionRulesTests {
     let gate = Gate()
     await a.setOnHook { hook in if hook == "viewWillDisappear" { await gate.wait() } }
     // X's transition is suspended; the window's request waits for it (pending) ...
-    async let transition: Void = { _ = try? await x.transition(from: a, to: b) }()
+    async let transition = x.transition(from: a, to: b).value
     await gate.waiters(atLeast: 1)
-    let offScreen = Task { try await window.setRootViewController(nil) }
-    while TreeLock.withLock({ window.hierarchy.pending }) == 0 { await Task.yield() }
+    let requests = IdleExecutor()
+    let offScreen = Task(executorPreference: requests) { try await window.setRootViewController(nil) }
+    await requests.idle()
+    #expect(TreeLock.withLock { window.hierarchy.pending } == 1)
     // ... and a request in Y's (sibling) subtree waits behind the pending window request.
-    let behind = Task { try await y.addChild(c) }
-    while TreeLock.withLock({ window.hierarchy.waiters.count }) == 0 { await Task.yield() }
+    let behind = Task(executorPreference: requests) { try await y.addChild(c) }
+    await requests.idle()
+    // The window's own request waits on the window's slot; Y's waits there behind it.
+    #expect(TreeLock.withLock { window.hierarchy.waiters.count } == 2)
     offScreen.cancel()
     await #expect(throws: CancellationError.self) { try await offScreen.value }
     // The request behind it runs now, while X's transition is still suspended.
@@ -346,7 +366,8 @@ struct TransactionRulesTests {
     #expect(c.parent === y)
     #expect(f.log.take() == ["B.viewDidLoad", "A.viewWillDisappear", "C.willMove(Y)"])
     gate.open()
-    await transition
+    #expect(try await transition == .completed)
+    #expect(f.log.take() == ["B.viewWillAppear", "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear"])
     #expect(window.rootViewController === r)
   }
 }

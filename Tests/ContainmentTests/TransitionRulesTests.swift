@@ -35,7 +35,7 @@ struct TransitionRulesTests {
     #expect(snapshot(p) == withC)
     #expect(before.count + 1 == withC.count)
     #expect(f.log.take() == [])
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
   }
 
   @Test func transitionOrdersHooksAroundTheAnimation_T2() async throws {
@@ -62,22 +62,24 @@ struct TransitionRulesTests {
     #expect(a.viewIfLoaded?.superview == nil)
     #expect(a.parent === p)  // willMove/didMove stay the caller's
     #expect(p.checkInvariants().isEmpty)
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
   }
 
   @Test func transitionTimeComesOnlyFromTheInjectedClock_T3() async throws {
     let f = Fixture()
     let clock = ManualClock()
     let (window, p, a, b) = try await setUp(f, clock: clock)
-    async let run: Void = { _ = try? await p.transition(from: a, to: b, duration: .seconds(3600)) }()
+    async let outcome = p.transition(from: a, to: b, duration: .seconds(3600)).value
     await clock.sleepers(atLeast: 1)
     #expect(clock.sleeperCount == 1)
     #expect(b.node.appearanceState == .appearing)
+    #expect(f.log.take() == ["B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing"])
     clock.advance(by: .seconds(3600))
-    await run
+    #expect(try await outcome == .completed)
     #expect(b.node.appearanceState == .appeared)
-    #expect(f.log.take().suffix(2) == ["A.viewDidDisappear", "B.viewDidAppear"])
-    #expect(window.rootViewController === p)
+    #expect(f.log.take() == ["A.viewDidDisappear", "B.viewDidAppear"])
+    #expect(clock.now == ManualClock.Instant(offset: .seconds(3600)))
+    withExtendedLifetime(window) {}
   }
 
   /// Where the driving task is cancelled.
@@ -127,7 +129,7 @@ struct TransitionRulesTests {
     #expect(b.node.appearanceState == .appeared)
     #expect(p.checkInvariants().isEmpty)
     #expect(clock.sleeperCount == 0)
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
   }
 
   @Test func cancellationWhileQueuedChangesNothing_T4() async throws {
@@ -139,8 +141,10 @@ struct TransitionRulesTests {
     _ = f.log.take()
     async let first = p.transition(from: a, to: b, duration: .seconds(1)).value
     await clock.sleepers(atLeast: 1)
-    let queued = Task { try await p.transition(from: b, to: c, duration: .seconds(1)).value }
-    while p.node.queue.pendingCount < 1 { await Task.yield() }
+    let requests = IdleExecutor()
+    let queued = Task(executorPreference: requests) { try await p.transition(from: b, to: c, duration: .seconds(1)).value }
+    await requests.idle()
+    #expect(p.node.queue.pendingCount == 1)
     queued.cancel()
     await #expect(throws: CancellationError.self) { try await queued.value }
     clock.advance(by: .seconds(1))
@@ -150,7 +154,7 @@ struct TransitionRulesTests {
       "A.viewDidDisappear", "B.viewDidAppear",
     ])
     #expect(c.viewIfLoaded == nil)
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
   }
 
   @Test func transitionEventsReportTheOutcome_T4() async throws {
@@ -166,6 +170,6 @@ struct TransitionRulesTests {
     #expect(ended?.kind == .transitionEnded(from: a.node.id, to: b.node.id, outcome: .completed))
     #expect(began?.transaction != nil)
     #expect(began?.transaction == ended?.transaction)
-    #expect(window.rootViewController === p)
+    withExtendedLifetime(window) {}
   }
 }
