@@ -67,6 +67,14 @@ struct Scenario {
     try await tabs.setViewControllers([home, settings], selectedIndex: 0)
     _ = try await tabs.select(1).value
 
+    // presentation: a sheet over the selected tab, then a full-screen flow
+    // over the whole app
+    let sheet = Screen("Sheet"), flow = Screen("Flow")
+    try await settings.present(sheet, style: .pageSheet, animated: false)
+    try await sheet.dismiss(animated: false)
+    try await root.present(flow, style: .fullScreen, animated: true)
+    try await flow.dismiss(animated: true)
+
     try await window.tearDown()
   }
 }

@@ -54,6 +54,10 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
   case presenterNotInWindow(ControllerID)
   /// The presenter already presents a controller (UIKit allows one at a time).
   case alreadyPresenting(presenter: ControllerID, presented: ControllerID)
+  /// An interactive dismissal needs a controller presented as a sheet
+  /// (``PresentationStyle/pageSheet`` or ``PresentationStyle/formSheet``)
+  /// that presents nothing itself.
+  case notADismissibleSheet(ControllerID)
   /// Awaiting the outcome of a request from inside the transaction it is queued
   /// behind would wait forever; the runtime refuses instead (SPEC R2).
   case awaitingOwnTransaction(TransactionID)
@@ -85,6 +89,7 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
     case .alreadyPresented(let id): "\(id) is already presented or shown as a window's root"
     case .presenterNotInWindow(let id): "\(id) is not in a window, so it cannot present"
     case .alreadyPresenting(let presenter, let presented): "\(presenter) already presents \(presented)"
+    case .notADismissibleSheet(let id): "\(id) is not a sheet on top of its presentation chain"
     case .awaitingOwnTransaction(let id): "awaiting transaction \(id) from inside the transaction it is queued behind would never finish"
     }
   }

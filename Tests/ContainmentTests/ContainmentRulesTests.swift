@@ -167,6 +167,7 @@ struct ContainmentRulesTests {
       await c.willMove(toParent: nil)
       try await c.removeFromParent()
     }
+    settleReleases()
     #expect(weakChild == nil)
     #expect(weakGrandchild == nil)
     withExtendedLifetime(window) {}
@@ -182,6 +183,7 @@ struct ContainmentRulesTests {
       try await p.addChild(c)
       try await c.removeFromParent()
     }
+    settleReleases()
     #expect(weakParent == nil)
     #expect(c.parent == nil)
   }
@@ -199,6 +201,7 @@ struct ContainmentRulesTests {
       weakRoot = root
       weakChild = c
     }
+    settleReleases()
     #expect(weakWindow == nil)
     #expect(weakRoot == nil)
     #expect(weakChild == nil)

@@ -40,6 +40,7 @@ struct DeepTreeTests {
       weakLeaf = last
     }
     window = nil
+    settleReleases()
     #expect(weakRoot == nil)
     #expect(weakLeaf == nil)
     #expect(f.log.take() == [])

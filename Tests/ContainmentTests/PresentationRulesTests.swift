@@ -264,6 +264,7 @@ struct PresentationRulesTests {
       try await p.present(m, style: .fullScreen, animated: false)
       try await m.dismiss(animated: false)
     }
+    settleReleases()
     #expect(weakM == nil)
     withExtendedLifetime(window) {}
   }
@@ -282,5 +283,145 @@ struct PresentationRulesTests {
     #expect(p.presentedViewController == nil && m.presentingViewController == nil)
     #expect(window.rootView.subviews.isEmpty)
     #expect(p.checkInvariants().isEmpty && m.checkInvariants().isEmpty)
+  }
+}
+
+/// P6: interactive dismissal of a sheet.
+@Suite(.timeLimit(.minutes(1)))
+struct InteractiveDismissalTests {
+  private actor Delegate: PresentationControllerDelegate {
+    let log: HookLog
+    let allows: Bool
+    init(log: HookLog, allows: Bool = true) {
+      self.log = log
+      self.allows = allows
+    }
+    func presentationControllerShouldDismiss(_ presented: any ViewController) async -> Bool {
+      log.append("D.shouldDismiss=\(allows)")
+      return allows
+    }
+    func presentationControllerWillDismiss(_ presented: any ViewController) async { log.append("D.willDismiss") }
+    func presentationControllerDidDismiss(_ presented: any ViewController) async { log.append("D.didDismiss") }
+    func presentationControllerDidAttemptToDismiss(_ presented: any ViewController) async { log.append("D.didAttempt") }
+  }
+
+  private actor ModalSheet: ViewController {
+    nonisolated let node = ControllerNode(name: "Modal")
+    nonisolated var isModalInPresentation: Bool { true }
+  }
+
+  @Test func interactiveDismissalStartsThenFinishes_P6() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let p = f.controller("P"), s = f.controller("S")
+    let window = makeWindow(clock: clock)
+    try await window.setRootViewController(p)
+    try await p.present(s, style: .pageSheet, animated: false)
+    let delegate = Delegate(log: f.log)
+    s.presentationControllerDelegate = delegate
+    _ = f.log.take()
+    let gesture = Gate()
+    async let outcome = s.interactiveDismiss { progress in
+      progress.update(0.5)
+      await gesture.wait()
+      return .finish
+    }
+    await gesture.waiters(atLeast: 1)
+    #expect(f.log.all == ["D.shouldDismiss=true", "S.viewWillDisappear", "D.willDismiss"])
+    #expect(s.isBeingDismissed)
+    gesture.open()
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: s.presentationDuration * 0.5)
+    #expect(try await outcome.value == .completed)
+    #expect(f.log.take() == [
+      "D.shouldDismiss=true", "S.viewWillDisappear", "D.willDismiss", "S.viewDidDisappear", "D.didDismiss",
+    ])
+    #expect(p.presentedViewController == nil && s.presentingViewController == nil && !s.isBeingDismissed)
+    #expect(s.viewIfLoaded?.window == nil)
+    withExtendedLifetime((window, delegate)) {}
+    #expect(p.checkInvariants().isEmpty && s.checkInvariants().isEmpty)
+  }
+
+  @Test func cancelledInteractiveDismissalKeepsTheSheet_P6() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let p = f.controller("P"), s = f.controller("S")
+    let window = makeWindow(clock: clock)
+    try await window.setRootViewController(p)
+    try await p.present(s, style: .formSheet, animated: false)
+    _ = f.log.take()
+    let gesture = Gate()
+    async let outcome = s.interactiveDismiss { progress in
+      progress.update(0.25)
+      await gesture.wait()
+      return .cancel
+    }
+    await gesture.waiters(atLeast: 1)
+    gesture.open()
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: s.presentationDuration * 0.25)
+    #expect(try await outcome.value == .cancelled)
+    #expect(f.log.take() == ["S.viewWillDisappear", "S.viewWillAppear", "S.viewIsAppearing", "S.viewDidAppear"])
+    #expect(p.presentedViewController === s && s.viewIfLoaded?.window === window)
+    #expect(s.node.appearanceState == .appeared && !s.isBeingDismissed)
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func modalSheetRefusesInteractiveDismissalAndTheDelegateHearsTheAttempt_P6() async throws {
+    let f = Fixture()
+    let p = f.controller("P")
+    let s = ModalSheet()
+    let window = makeWindow(clock: ManualClock())
+    try await window.setRootViewController(p)
+    try await p.present(s, style: .pageSheet, animated: false)
+    let delegate = Delegate(log: f.log)
+    s.presentationControllerDelegate = delegate
+    _ = f.log.take()
+    let before = snapshot(p)
+    let ran = Locked(false)
+    let outcome = try await s.interactiveDismiss { _ in
+      ran.withLock { $0 = true }
+      return .finish
+    }.value
+    #expect(outcome == .cancelled)
+    #expect(!ran.withLock { $0 })
+    #expect(f.log.take() == ["D.didAttempt"])
+    #expect(snapshot(p) == before && p.presentedViewController === s)
+    withExtendedLifetime((window, delegate)) {}
+    #expect(p.checkInvariants().isEmpty)
+  }
+
+  @Test func delegateCanRefuseInteractiveDismissal_P6() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), s = f.controller("S")
+    let window = makeWindow(clock: ManualClock())
+    try await window.setRootViewController(p)
+    try await p.present(s, style: .pageSheet, animated: false)
+    let delegate = Delegate(log: f.log, allows: false)
+    s.presentationControllerDelegate = delegate
+    _ = f.log.take()
+    let outcome = try await s.interactiveDismiss { _ in .finish }.value
+    #expect(outcome == .cancelled)
+    #expect(f.log.take() == ["D.shouldDismiss=false", "D.didAttempt"])
+    #expect(p.presentedViewController === s)
+    withExtendedLifetime((window, delegate)) {}
+  }
+
+  @Test func onlyASheetCanBeDismissedInteractively_P6() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), m = f.controller("M"), loose = f.controller("Loose")
+    let window = makeWindow(clock: ManualClock())
+    try await window.setRootViewController(p)
+    try await p.present(m, style: .fullScreen, animated: false)
+    _ = f.log.take()
+    await #expect(throws: ContainmentError.notADismissibleSheet(m.node.id)) {
+      try await m.interactiveDismiss { _ in .finish }
+    }
+    await #expect(throws: ContainmentError.notADismissibleSheet(loose.node.id)) {
+      try await loose.interactiveDismiss { _ in .finish }
+    }
+    #expect(f.log.take() == [])
+    #expect(p.presentedViewController === m)
+    withExtendedLifetime(window) {}
   }
 }

@@ -57,6 +57,8 @@ public final class ControllerNode: @unchecked Sendable {
   var _presentationStyle: PresentationStyle?
   var _isBeingPresented = false
   var _isBeingDismissed = false
+  /// Told of interactive dismissals of this controller while presented.
+  weak var _presentationDelegate: (any PresentationControllerDelegate)?
   /// For a `.fullScreen` presentation: the window layer it took off screen,
   /// and the layer's index among the window's subviews.
   var _coveredLayer: (view: View, index: Int)?

@@ -36,6 +36,10 @@ public protocol ViewController: Actor {
   /// Default: `true`.
   nonisolated var shouldAutomaticallyForwardAppearanceMethods: Bool { get }
 
+  /// Whether this controller, while presented as a sheet, refuses to be
+  /// dismissed interactively (P6). Default: `false`.
+  nonisolated var isModalInPresentation: Bool { get }
+
   /// Creates the controller's root view. Called once, on first access to
   /// ``view``; do not access `view` from here. Default: an empty ``View``.
   func loadView() async -> View
@@ -82,6 +86,7 @@ public enum StatusBarStyle: Sendable, Hashable, Codable {
 /// runtime's bookkeeping never depends on these being called (no `super`).
 extension ViewController {
   public nonisolated var shouldAutomaticallyForwardAppearanceMethods: Bool { true }
+  public nonisolated var isModalInPresentation: Bool { false }
   public func loadView() async -> View { View() }
   public func viewDidLoad() async {}
   public func viewWillAppear(_ animated: Bool) async {}

@@ -20,6 +20,9 @@ public struct PresentationStyle: Sendable, Hashable, Codable, CustomStringConver
   /// A centred sheet; the presenter stays on screen and hears nothing (P2).
   public static let formSheet = PresentationStyle(kind: .formSheet)
 
+  /// Whether it is a sheet, which can be dismissed interactively (P6).
+  public var isSheet: Bool { kind == .pageSheet || kind == .formSheet }
+
   /// Whether the presenter's layer leaves the window once presented.
   public var hidesPresenter: Bool { kind == .fullScreen }
 

@@ -1,0 +1,118 @@
+extension ViewController {
+  /// Told of interactive dismissals of this controller while it is presented
+  /// (P6); held weakly.
+  public nonisolated var presentationControllerDelegate: (any PresentationControllerDelegate)? {
+    get { TreeLock.withLock { node._presentationDelegate } }
+    set { TreeLock.withLock { node._presentationDelegate = newValue } }
+  }
+
+  /// An interactive dismissal of this sheet (P6), driven by `driver`: the
+  /// swipe-down gesture of UIKit, as one structured call, shaped like
+  /// ``NavigationController/interactivePop(_:)``.
+  ///
+  /// - **Refused** if ``isModalInPresentation`` is true or the
+  ///   ``presentationControllerDelegate`` answers `false` to
+  ///   `presentationControllerShouldDismiss`: nothing changes, the delegate's
+  ///   `presentationControllerDidAttemptToDismiss` is told, `driver` never
+  ///   runs, and the outcome is ``TransitionOutcome/cancelled``.
+  /// - **Start**: `viewWillDisappear` (this controller and its installed
+  ///   children, A1), then the delegate's `presentationControllerWillDismiss`.
+  ///   ``isBeingDismissed`` is true from here until the gesture ends.
+  /// - `driver` runs, reporting progress, and returns a decision.
+  /// - **Finish**: the rest of ``presentationDuration`` on the tree's clock,
+  ///   the view leaves the window, `viewDidDisappear`; the presentation ends
+  ///   (`dismissed` on the presenter's stream) and the delegate's
+  ///   `presentationControllerDidDismiss` follows. Outcome
+  ///   ``TransitionOutcome/completed``.
+  /// - **Cancel** (or `driver` throws): the animation back, then the reversal
+  ///   (A3): `viewWillAppear → viewIsAppearing → viewDidAppear`; it stays
+  ///   presented. Outcome ``TransitionOutcome/cancelled``; a thrown error is
+  ///   rethrown after the reversal.
+  ///
+  /// One transaction on the presenter's queue (P5): requests made meanwhile,
+  /// from other tasks or from `driver`, wait until the gesture ends.
+  ///
+  /// Throws ``ContainmentError/notADismissibleSheet(_:)`` if this controller
+  /// is not presented as a sheet or presents something itself; then nothing
+  /// changes.
+  @discardableResult
+  public nonisolated func interactiveDismiss(
+    _ driver: @escaping @Sendable (InteractiveDismissalProgress) async throws -> InteractiveDecision
+  ) async throws -> TransactionHandle<TransitionOutcome> {
+    let presenter = try TreeLock.withLock { () throws -> any ViewController in
+      try _dismissibleSheetPresenter()
+    }
+    return try await Transaction.perform(on: .controller(presenter)) { context in
+      try await self.runInteractiveDismissal(driver, context: context)
+    }
+  }
+
+  /// Under the link lock: the presenter, if this controller is a sheet on
+  /// top of its chain.
+  nonisolated func _dismissibleSheetPresenter() throws -> any ViewController {
+    guard let presenter = node._presenting, node._presentationStyle?.isSheet == true, node._presented == nil else {
+      throw ContainmentError.notADismissibleSheet(node.id)
+    }
+    return presenter
+  }
+
+  nonisolated func runInteractiveDismissal(
+    _ driver: @escaping @Sendable (InteractiveDismissalProgress) async throws -> InteractiveDecision,
+    context: TransactionContext
+  ) async throws -> TransitionOutcome {
+    let (presenter, delegate) = try TreeLock.withLock { () throws -> (any ViewController, (any PresentationControllerDelegate)?) in
+      (try _dismissibleSheetPresenter(), node._presentationDelegate)
+    }
+    var refused = isModalInPresentation
+    if !refused, let delegate {
+      refused = await !askDelegate(in: context) { await delegate.presentationControllerShouldDismiss(self) }
+    }
+    if refused {
+      if let delegate { await askDelegate(in: context) { await delegate.presentationControllerDidAttemptToDismiss(self) } }
+      return .cancelled
+    }
+
+    var start = AppearancePass(animated: true)
+    let environment = TreeLock.withLock { () -> ContainmentEnvironment in
+      node._isBeingDismissed = true
+      if node._view?._window() != nil {
+        start._begin(AppearancePass._forwardingTargets(from: self), isAppearing: false)
+      }
+      return node._resolvedEnvironment()
+    }
+    await start.deliverWill(in: context)
+    if let delegate { await askDelegate(in: context) { await delegate.presentationControllerWillDismiss(self) } }
+
+    let progress = InteractiveDismissalProgress(presented: self)
+    let decision = await context.runHook { await Result(catching: { try await driver(progress) }) }
+    let finishes = (try? decision.get()) == .finish
+    let remaining = finishes ? 1 - progress.percentComplete : progress.percentComplete
+    let interrupted = await Self.animate(for: presentationDuration * remaining, on: environment, animations: nil)
+
+    if finishes {
+      TreeLock.withLock { node._view?._unlink() }
+      await start.deliverDid(in: context)
+      let style = TreeLock.withLock { () -> PresentationStyle in
+        let style = node._presentationStyle ?? .pageSheet
+        node._isBeingDismissed = false
+        presenter.node._presented = nil
+        node._detachPresented()
+        return style
+      }
+      presenter.node.emit(.dismissed(node.id, style: style), transaction: context.id)
+      if let delegate { await askDelegate(in: context) { await delegate.presentationControllerDidDismiss(self) } }
+      return interrupted || Task.isCancelled ? .interrupted : .completed
+    }
+    var back = AppearancePass(animated: true)
+    TreeLock.withLock {
+      node._isBeingDismissed = false
+      back._begin(AppearancePass._forwardingTargets(from: self), isAppearing: true)
+    }
+    await back.deliverWill(in: context)
+    // The reversal shares the start's nesting level: ending it delivers the
+    // appearance's `viewIsAppearing` and `viewDidAppear` (A3).
+    await start.deliverDid(in: context)
+    if case .failure(let error) = decision { throw error }
+    return .cancelled
+  }
+}
