@@ -16,7 +16,7 @@ extension ViewController {
   /// if it has another parent: never a move), or ``ContainmentError/tornDown(_:)``.
   @discardableResult
   public nonisolated func changeChildren(_ change: ChildrenChange) async throws -> TransactionHandle<ChildrenChangeResult> {
-    try await Transaction.perform(on: .controller(self)) { context in
+    try await Transaction.perform(on: .controller(self), adopting: change.children) { context in
       try await self.runChildrenChange(context: context) { _ in change }
     }
   }

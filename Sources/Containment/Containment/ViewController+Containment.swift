@@ -38,7 +38,7 @@ extension ViewController {
   public nonisolated func addChild(_ child: any ViewController) async throws -> TransactionHandle<Void> {
     let oldParent = TreeLock.withLock { child.node._parent }
     guard let oldParent, oldParent !== self else {
-      return try await Transaction.perform(on: .controller(self)) { context in
+      return try await Transaction.perform(on: .controller(self), adopting: [child]) { context in
         try await self.attachChild(child, reservation: nil, context: context)
       }
     }
@@ -75,7 +75,7 @@ extension ViewController {
         throw error
       }
       let handle = TransactionHandle<Void>(id: .next(), queuedBehind: [])
-      await Transaction.dispatch(attach, on: .controller(self), handle: handle, chain: [])
+      await Transaction.dispatch(attach, on: .controller(self), adopting: [child], handle: handle, chain: [])
       if case .failure(let error) = await handle.waitUncancellable() { throw error }
       return handle
     }
@@ -91,7 +91,7 @@ extension ViewController {
           throw error
         }
         let chain = TransactionContext.current?.runningChain() ?? []
-        await Transaction.dispatch(attach, on: .controller(self), handle: final, chain: chain)
+        await Transaction.dispatch(attach, on: .controller(self), adopting: [child], handle: final, chain: chain)
       }, on: .controller(oldParent), handle: removal, chain: chain)
     return final
   }

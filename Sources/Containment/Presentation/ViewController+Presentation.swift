@@ -50,7 +50,7 @@ extension ViewController {
   public nonisolated func present(_ controller: any ViewController, style: PresentationStyle = .pageSheet, animated: Bool)
     async throws -> TransactionHandle<TransitionOutcome>
   {
-    try await Transaction.perform(on: .controller(self)) { context in
+    try await Transaction.perform(on: .controller(self), adopting: [controller]) { context in
       try await self.runPresentation(of: controller, style: style, animated: animated, context: context)
     }
   }

@@ -24,6 +24,11 @@ final class HierarchySlot: @unchecked Sendable {
   /// without walking to the root (the fast path of
   /// ``HierarchyExclusion/enter(_:cancellable:)``).
   var treeMarks: [TreeBusyMark] = []
+  /// On a root's slot: admitted transactions that will link this tree into
+  /// theirs (a window taking it as its root, a container adding it). Until
+  /// they end, no transaction of this tree is admitted: one admitted before
+  /// the link would overlap them once linked (R4).
+  var adoptions = 0
 }
 
 /// What a waiting top-level transaction is told when it resumes.
@@ -98,6 +103,28 @@ enum HierarchyExclusion {
   struct Admission: Sendable {
     let slot: HierarchySlot
     let mark: TreeBusyMark
+    /// The root slots of the trees this transaction adopts.
+    let adopted: [HierarchySlot]
+  }
+
+  /// Under the link lock: the slots of the controllers among `adopting` that
+  /// are roots of trees of their own (a controller already linked somewhere
+  /// is not adopted whole: linking it is refused or is a move).
+  static func _adoptedTrees(_ adopting: [any ViewController]) -> [HierarchySlot] {
+    adopting.compactMap { controller in
+      let node = controller.node
+      // A controller still in a removal, or torn down, is refused by the
+      // transaction's own checks: no reason to wait for its tree.
+      guard node._parent == nil, node._presenting == nil, node._window == nil, node._departure == nil, !node._isTornDown
+      else { return nil }
+      return node.hierarchy
+    }
+  }
+
+  /// Under the link lock: an adopted tree in which something runs, waits or
+  /// is being adopted by another transaction.
+  private static func _busyAdoptedTree(_ adopted: [HierarchySlot]) -> HierarchySlot? {
+    adopted.first { !$0.treeMarks.isEmpty || $0.adoptions > 0 }
   }
 
   /// Under the link lock: makes every admission of `tree` counted in its
@@ -126,8 +153,12 @@ enum HierarchyExclusion {
   /// overlaps no running transaction but those of its own chain; returns nil
   /// otherwise, without waiting: the caller hands the request back to the
   /// chain, to be dispatched when its innermost transaction ends.
-  static func tryEnterNested(_ governor: Governor, chain: [TransactionContext]) -> Admission? {
+  static func tryEnterNested(_ governor: Governor, adopting: [any ViewController] = [], chain: [TransactionContext])
+    -> Admission?
+  {
     TreeLock.withLock {
+      let adopted = _adoptedTrees(adopting)
+      if _busyAdoptedTree(adopted) != nil || governor._treeSlot.adoptions > 0 { return nil }
       _countAncestors(in: governor._treeSlot)
       let slot = governor._slot
       let ancestors = governor._ancestorSlots()
@@ -137,7 +168,7 @@ enum HierarchyExclusion {
       }
       let mineBelow = chain.count { $0.governor._slot !== slot && governor._isAncestorOrSelf(of: $0.governor) }
       if slot.activeBelow > mineBelow { return nil }
-      return admit(governor, tree: governor._treeSlot, ancestors: ancestors)
+      return admit(governor, tree: governor._treeSlot, ancestors: ancestors, adopted: adopted)
     }
   }
 
@@ -146,20 +177,24 @@ enum HierarchyExclusion {
   /// `CancellationError` when the task is cancelled before admission; then
   /// nothing was admitted. Requests run on others' behalf (queued jobs, the
   /// second step of a move) are not cancellable: they were promised to run.
-  static func enter(_ governor: Governor, cancellable: Bool) async throws -> Admission {
+  static func enter(_ governor: Governor, adopting: [any ViewController] = [], cancellable: Bool) async throws
+    -> Admission
+  {
     // Uncontended (the common case): admit without a continuation.
     if let admission = TreeLock.withLock({ () -> Admission? in
       let tree = governor._treeSlot
+      let adopted = _adoptedTrees(adopting)
+      guard _busyAdoptedTree(adopted) == nil, tree.adoptions == 0 else { return nil }
       if tree.treeMarks.isEmpty {
         // Nothing runs or waits anywhere in this tree: no walk to the root.
-        return admit(governor, tree: tree, ancestors: nil)
+        return admit(governor, tree: tree, ancestors: nil, adopted: adopted)
       }
       _countAncestors(in: tree)
       let ancestors = governor._ancestorSlots()
       guard governor._slot.activeBelow == 0, !ancestors.contains(where: { $0.running > 0 || $0.pending > 0 }) else {
         return nil
       }
-      return admit(governor, tree: tree, ancestors: ancestors)
+      return admit(governor, tree: tree, ancestors: ancestors, adopted: adopted)
     }) {
       return admission
     }
@@ -183,6 +218,13 @@ enum HierarchyExclusion {
           let immediate = TreeLock.withLock { () -> ExclusionStep? in
             if waiter.isCancelled { return .cancelled }
             let tree = governor._treeSlot
+            let adopted = _adoptedTrees(adopting)
+            // A tree this transaction adopts must be idle, and this one must
+            // not be under adoption by another.
+            if let busy = _busyAdoptedTree(adopted) ?? (tree.adoptions > 0 ? tree : nil) {
+              waiter.register(continuation, with: busy)
+              return nil
+            }
             _countAncestors(in: tree)
             let slot = governor._slot
             let ancestors = governor._ancestorSlots()
@@ -196,7 +238,7 @@ enum HierarchyExclusion {
               return nil
             }
             if waiter.isPending { waiter.setPending(false, on: slot) }
-            return .admitted(admit(governor, tree: tree, ancestors: ancestors))
+            return .admitted(admit(governor, tree: tree, ancestors: ancestors, adopted: adopted))
           }
           if let immediate { continuation.resume(returning: immediate) }
         }
@@ -218,7 +260,9 @@ enum HierarchyExclusion {
 
   /// Under the link lock, with `ancestors` read in the same critical section
   /// (nil: the tree is idle, they are counted later if needed).
-  private static func admit(_ governor: Governor, tree: HierarchySlot, ancestors: [HierarchySlot]?) -> Admission {
+  private static func admit(
+    _ governor: Governor, tree: HierarchySlot, ancestors: [HierarchySlot]?, adopted: [HierarchySlot]
+  ) -> Admission {
     let slot = governor._slot
     slot.running += 1
     let mark = TreeBusyMark(governor: governor)
@@ -227,14 +271,23 @@ enum HierarchyExclusion {
       mark.ancestors = ancestors
     }
     mark.add(to: tree)
-    return Admission(slot: slot, mark: mark)
+    for root in adopted { root.adoptions += 1 }
+    return Admission(slot: slot, mark: mark, adopted: adopted)
   }
 
   static func leave(_ admission: Admission) {
     let woken = TreeLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
       var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
       admission.slot.running -= 1
+      for root in admission.adopted {
+        root.adoptions -= 1
+        // Transactions of that tree waiting while it was being adopted.
+        if root.adoptions == 0 { woken += root._wakeAll() }
+      }
+      let trees = admission.mark.trees
       admission.mark.removeFromTrees()
+      // Transactions waiting for this tree to be idle, to adopt it.
+      for tree in trees where tree.treeMarks.isEmpty { woken += tree._wakeAll() }
       if admission.slot.running == 0 { woken += admission.slot._wakeAll() }
       for ancestor in admission.mark.ancestors ?? [] {
         ancestor.activeBelow -= 1

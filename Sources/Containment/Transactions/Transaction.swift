@@ -24,8 +24,15 @@ enum Transaction {
   /// From outside a transaction, throws the body's error; otherwise errors are
   /// reported through the returned handle.
   @discardableResult
+  ///
+  /// `adopting` names the controllers the transaction will link into its
+  /// tree (a window's new root, a child being added, a controller being
+  /// presented): a tree of its own that one of them roots must be idle before
+  /// the transaction is admitted, and stays closed to other transactions until
+  /// it ends (CONCURRENCY.md, "Hierarchical exclusion").
   static func perform<Value: Sendable>(
     on governor: Governor,
+    adopting: [any ViewController] = [],
     _ body: @escaping Body<Value>
   ) async throws -> TransactionHandle<Value> {
     let chain = TransactionContext.current?.runningChain() ?? []
@@ -40,7 +47,8 @@ enum Transaction {
       }
       try await governor.queue.acquire()
       let handle = TransactionHandle<Value>(id: .next(), queuedBehind: [])
-      await run(body, on: governor, handle: handle, outer: TransactionContext.current, cancellable: true)
+      await run(
+        body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current, cancellable: true)
       if case .failure(let error)? = handle.result { throw error }
       return handle
     }
@@ -50,7 +58,7 @@ enum Transaction {
       return .completed(id: innermost.id, result)
     }
     let handle = TransactionHandle<Value>(id: .next(), queuedBehind: chain.map(\.id), cancellableWhileQueued: true)
-    await dispatch(body, on: governor, handle: handle, chain: chain)
+    await dispatch(body, on: governor, adopting: adopting, handle: handle, chain: chain)
     return handle
   }
 
@@ -58,12 +66,15 @@ enum Transaction {
   static func dispatch<Value: Sendable>(
     _ body: @escaping Body<Value>,
     on governor: Governor,
+    adopting: [any ViewController] = [],
     handle: TransactionHandle<Value>,
     chain: [TransactionContext]
   ) async {
     let queue = governor.queue
     if chain.contains(where: { $0.governor.queue === queue }) {
-      await queue.post { await run(body, on: governor, handle: handle, outer: TransactionContext.current, releasing: false) }
+      await queue.post {
+        await run(body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current, releasing: false)
+      }
       return
     }
     let below = TreeLock.withLock { () -> TransactionContext? in
@@ -73,14 +84,16 @@ enum Transaction {
     if let below {
       below.deferUntilEnd {
         let chain = TransactionContext.current?.runningChain() ?? []
-        await dispatch(body, on: governor, handle: handle, chain: chain)
+        await dispatch(body, on: governor, adopting: adopting, handle: handle, chain: chain)
       }
       return
     }
     if queue.tryAcquire() {
-      await run(body, on: governor, handle: handle, outer: TransactionContext.current)
+      await run(body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current)
     } else {
-      await queue.post { await run(body, on: governor, handle: handle, outer: TransactionContext.current, releasing: false) }
+      await queue.post {
+        await run(body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current, releasing: false)
+      }
     }
   }
 
@@ -92,6 +105,7 @@ enum Transaction {
   static func run<Value: Sendable>(
     _ body: @escaping Body<Value>,
     on governor: Governor,
+    adopting: [any ViewController] = [],
     handle: TransactionHandle<Value>,
     outer: TransactionContext?,
     releasing: Bool = true,
@@ -110,7 +124,7 @@ enum Transaction {
     let admission: HierarchyExclusion.Admission
     if chain.isEmpty {
       do {
-        admission = try await HierarchyExclusion.enter(governor, cancellable: cancellable)
+        admission = try await HierarchyExclusion.enter(governor, adopting: adopting, cancellable: cancellable)
       } catch {
         // Cancelled before admission: nothing ran, nothing changed (SPEC R3).
         queue.setCurrent(nil)
@@ -118,7 +132,7 @@ enum Transaction {
         if releasing { await queue.release() }
         return
       }
-    } else if let nested = HierarchyExclusion.tryEnterNested(governor, chain: chain) {
+    } else if let nested = HierarchyExclusion.tryEnterNested(governor, adopting: adopting, chain: chain) {
       admission = nested
     } else {
       // It would overlap a transaction outside its chain: give the queue back
@@ -126,7 +140,8 @@ enum Transaction {
       queue.setCurrent(nil)
       if releasing { await queue.release() }
       chain[0].deferUntilEnd {
-        await dispatch(body, on: governor, handle: handle, chain: TransactionContext.current?.runningChain() ?? [])
+        await dispatch(
+          body, on: governor, adopting: adopting, handle: handle, chain: TransactionContext.current?.runningChain() ?? [])
       }
       return
     }

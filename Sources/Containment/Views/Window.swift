@@ -84,7 +84,7 @@ public final class Window: @unchecked Sendable {
   public func setRootViewController(_ controller: (any ViewController)?, animated: Bool = false) async throws
     -> TransactionHandle<Void>
   {
-    try await Transaction.perform(on: .window(self)) { context in
+    try await Transaction.perform(on: .window(self), adopting: controller.map { [$0] } ?? []) { context in
       try await self.replaceRoot(with: controller, animated: animated, context: context)
     }
   }

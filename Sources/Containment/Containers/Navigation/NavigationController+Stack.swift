@@ -23,7 +23,7 @@ extension NavigationController {
   public nonisolated func push(_ controller: any ViewController, animated: Bool) async throws
     -> TransactionHandle<TransitionOutcome>
   {
-    try await Transaction.perform(on: .controller(self)) { context in
+    try await Transaction.perform(on: .controller(self), adopting: [controller]) { context in
       try await self.changeStack(animated: animated, context: context) { stack in
         if stack.contains(where: { $0 === controller }) { throw ContainmentError.alreadyOnStack(controller.node.id) }
         return stack + [controller]
@@ -111,7 +111,7 @@ extension NavigationController {
   public nonisolated func setViewControllers(_ controllers: [any ViewController], animated: Bool) async throws
     -> TransactionHandle<TransitionOutcome>
   {
-    try await Transaction.perform(on: .controller(self)) { context in
+    try await Transaction.perform(on: .controller(self), adopting: controllers) { context in
       try await self.changeStack(animated: animated, context: context) { _ in controllers }.outcome
     }
   }

@@ -91,7 +91,7 @@ public actor SplitViewController: ViewController {
   public nonisolated func setViewControllers(primary: any ViewController, secondary: any ViewController) async throws
     -> TransactionHandle<Void>
   {
-    try await Transaction.perform(on: .controller(self)) { context in
+    try await Transaction.perform(on: .controller(self), adopting: [primary, secondary]) { context in
       try await self.replaceColumns(primary: primary, secondary: secondary, context: context)
     }
   }

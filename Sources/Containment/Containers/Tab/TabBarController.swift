@@ -78,7 +78,7 @@ public actor TabBarController: ViewController {
   public nonisolated func setViewControllers(_ controllers: [any ViewController], selectedIndex: Int = 0) async throws
     -> TransactionHandle<Void>
   {
-    try await Transaction.perform(on: .controller(self)) { context in
+    try await Transaction.perform(on: .controller(self), adopting: controllers) { context in
       try await self.replaceTabs(controllers, selectedIndex: selectedIndex, context: context)
     }
   }
