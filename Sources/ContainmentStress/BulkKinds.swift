@@ -32,6 +32,8 @@ final class BulkTrees: Sendable {
   private let lastBig: Locked<(deep: ContinuousClock.Instant, wide: ContinuousClock.Instant)>
   /// At most one big build of each kind per this interval: the rest are small.
   static let bigInterval = Duration.seconds(2)
+  /// The longest a big build goes on.
+  static let buildBudget = Duration.seconds(1)
 
   init(environment: ContainmentEnvironment) {
     self.environment = environment
@@ -104,8 +106,11 @@ struct DeepStackKind: OperationKind {
     let navigation = bulk.navigation
     var result = Outcome.succeeded
     do {
-      for level in 0..<depth {
+      // Time-boxed (a slow build, a sanitizer): the stack goes as deep as a second allows.
+      let deadline = ContinuousClock.now + BulkTrees.buildBudget
+      for level in 0..<depth where level < 2 || ContinuousClock.now < deadline {
         try await navigation.push(bulk.make("Deep\(level)"), animated: level == depth - 1)
+        run.tick()
       }
       switch operation.variant % 3 {
       case 0:
@@ -113,7 +118,7 @@ struct DeepStackKind: OperationKind {
       case 1:
         try await navigation.setViewControllers([bulk.stackRoot], animated: false)
       default:
-        for _ in 0..<min(depth, 4) { try await navigation.pop(animated: false) }
+        for _ in 0..<min(navigation.viewControllers.count - 1, 4) { try await navigation.pop(animated: false) }
         try await navigation.popToRoot(animated: false)
       }
     } catch {
@@ -149,6 +154,8 @@ struct WideContainerKind: OperationKind {
     let count = bulk.claimBig(deep: false) ? 200 + operation.variant / 3 : 4 + operation.variant % 12
     let wide = bulk.wide
     let children = (0..<count).map { bulk.make("Wide\($0)") }
+    // Time-boxed like the deep stack: children not added in time are not added.
+    let deadline = ContinuousClock.now + BulkTrees.buildBudget
     let failures = Locked<[Outcome]>([])
     func slices(_ body: @escaping @Sendable (Int, PlainController) async throws -> Void) async {
       await withTaskGroup(of: Void.self) { group in
@@ -156,12 +163,14 @@ struct WideContainerKind: OperationKind {
           group.addTask {
             for position in stride(from: slice, to: count, by: 4) {
               do { try await body(position, children[position]) } catch { failures.withLock { $0.append(outcome(of: error)) } }
+              run.tick()
             }
           }
         }
       }
     }
     await slices { position, child in
+      guard position < 4 || ContinuousClock.now < deadline else { return }
       try await wide.addChild(child)
       if position % 2 == 0 { try await wide.view.addSubview(await child.view) }
       await child.didMove(toParent: wide)
@@ -172,6 +181,7 @@ struct WideContainerKind: OperationKind {
         try await wide.changeChildren(ChildrenChange(children: [], shown: [any ViewController]()))
       case 1:
         await slices { _, child in
+          guard child.parent != nil else { return }
           await child.willMove(toParent: nil)
           try await child.removeFromParent()
         }
