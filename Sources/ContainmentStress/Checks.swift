@@ -67,6 +67,7 @@ struct Checks {
     checkGrammar()
     checkStrangers()
     checkLinearizability()
+    checkScopes()
   }
 
   mutating func takeFindings() -> [Finding] {
@@ -508,6 +509,9 @@ struct Checks {
       }
     }
     let final = history.final
+    if final.hopWindowRoots != model.hopWindowRoots {
+      fail(.linearizability, "at \(format(when.seconds, 3))s: the hop windows' roots are \(final.hopWindowRoots.map { $0.map(history.name) ?? "nil" }), the sequential replay's \(model.hopWindowRoots.map { $0.map(history.name) ?? "nil" })")
+    }
     for tree in final.stacks.indices where final.stacks[tree] != model.stacks[tree] {
       fail(.linearizability, "at \(format(when.seconds, 3))s: navigation stack \(tree) is \(final.stacks[tree].map(history.name)), the sequential replay's \(model.stacks[tree].map(history.name))")
     }

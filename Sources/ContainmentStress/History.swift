@@ -82,7 +82,7 @@ extension Model {
       node.parent = controller.parent.flatMap { world.indexByID[$0.node.id] }
       node.children = controller.children.compactMap { world.indexByID[$0.node.id] }
       node.installed = controller.parent != nil && controller.viewIfLoaded?.superview != nil
-      node.isWindowRoot = world.windows.contains { $0.rootViewController === controller }
+      node.isWindowRoot = (world.windows + world.hop.windows).contains { $0.rootViewController === controller }
       node.forwards = controller.forwards
       node.appearance.state = controller.node.appearanceState
       return node
@@ -98,6 +98,7 @@ extension Model {
     model.splitSecondary = world.splitColumns.map(\.secondary)
     model.splitCollapsed = world.splits.map(\.isCollapsed)
     model.splitShown = world.splits.map { $0.shownColumn ?? .primary }
+    model.hopWindowRoots = world.hop.windows.map { $0.rootViewController.flatMap { world.indexByID[$0.node.id] } }
     return model
   }
 }

@@ -47,6 +47,10 @@ struct Model: Sendable {
   var splitSecondary: [Int] = []
   var splitCollapsed: [Bool] = []
   var splitShown: [SplitColumn] = []
+  /// Per hop window (HopKinds.swift): its root.
+  var hopWindowRoots: [Int?] = []
+  /// Controllers that remove themselves in their next `viewWillDisappear` (`ModelStep.arm`).
+  var armed: Set<Int> = []
 
   /// Events the steps produced, per controller, in order.
   var emitted: [Int: [LifecycleEvent.Kind]] = [:]
@@ -140,7 +144,10 @@ struct Model: Sendable {
       case .willAppear: emit(index, .viewWillAppear(animated: animated))
       case .isAppearing: emit(index, .viewIsAppearing(animated: animated))
       case .didAppear: emit(index, .viewDidAppear(animated: animated))
-      case .willDisappear: emit(index, .viewWillDisappear(animated: animated))
+      case .willDisappear:
+        emit(index, .viewWillDisappear(animated: animated))
+        // An armed controller calls `willMove(toParent: nil)` from the hook; its removal is queued (R2).
+        if armed.remove(index) != nil { emit(index, .willMove(toParent: nil)) }
       case .didDisappear: emit(index, .viewDidDisappear(animated: animated))
       case .unbalanced(let reason): emit(index, .unbalancedAppearanceTransition(reason))
       }
@@ -332,6 +339,68 @@ struct Model: Sendable {
     deliverDid(appearing)
   }
 
+  // MARK: Hop windows and custom containers
+
+  /// `Window.setRootViewController` on hop window `window`: nothing if the
+  /// root stays; else the old root's tree disappears (will, did), then the
+  /// new root's appears (will, `viewIsAppearing`, did).
+  private mutating func setRoot(window: Int, root: Int?, animated: Bool) throws(Refusal) {
+    let old = hopWindowRoots[window]
+    guard old != root else { return }
+    if let root {
+      guard nodes[root].parent == nil, !nodes[root].isWindowRoot else { throw Refusal(description: "#\(root) has a parent or a window") }
+    }
+    if let old {
+      var pass = Pass(animated: animated)
+      begin(&pass, forwardingTargets(from: old), appearing: false)
+      nodes[old].isWindowRoot = false
+      hopWindowRoots[window] = nil
+      deliverAll(pass)
+    }
+    guard let root else { return }
+    nodes[root].isWindowRoot = true
+    hopWindowRoots[window] = root
+    var pass = Pass(animated: animated)
+    begin(&pass, forwardingTargets(from: root), appearing: true)
+    deliverAll(pass)
+  }
+
+  /// The children-change engine (`ChildrenChange`, R6): `childAdded` for the
+  /// joining children, `willMove(nil)` to the leaving ones, `willMove(container)`
+  /// to the joining ones; the will-hooks of the children hidden, then of those
+  /// shown; `viewIsAppearing`; hidden views removed, leaving children
+  /// unlinked, `childRemoved`; the did-hooks; `didMove(nil)` to the leaving
+  /// ones, `didMove(container)` to the joining ones.
+  private mutating func changeChildren(container: Int, children: [Int], shown: [Int], animated: Bool) throws(Refusal) {
+    guard Set(children).count == children.count, shown.allSatisfy(children.contains) else { throw Refusal(description: "bad change") }
+    let old = nodes[container].children
+    let added = children.filter { !old.contains($0) }, removed = old.filter { !children.contains($0) }
+    for child in added where nodes[child].parent != nil || nodes[child].isWindowRoot || child == container {
+      throw Refusal(description: "#\(child) cannot join")
+    }
+    nodes[container].children = children
+    for child in added { nodes[child].parent = container }
+    for child in added { emit(container, .childAdded(ids[child])) }
+    for child in removed { emit(child, .willMove(toParent: nil)) }
+    for child in added { emit(child, .willMove(toParent: ids[container])) }
+    let onScreen = isInWindow(container)
+    let hidden = (old + added).filter { !shown.contains($0) && nodes[$0].installed }
+    var pass = Pass(animated: animated)
+    if onScreen { for child in hidden { begin(&pass, forwardingTargets(from: child), appearing: false) } }
+    for child in shown where !nodes[child].installed {
+      nodes[child].installed = true
+      if onScreen { begin(&pass, forwardingTargets(from: child), appearing: true) }
+    }
+    deliverWill(pass)
+    deliverIsAppearing(pass)
+    for child in hidden { nodes[child].installed = false }
+    for child in removed { nodes[child].parent = nil }
+    for child in removed { emit(container, .childRemoved(ids[child])) }
+    deliverDid(pass)
+    for child in removed { emit(child, .didMove(toParent: nil)) }
+    for child in added { emit(child, .didMove(toParent: ids[container])) }
+  }
+
   // MARK: Steps
 
   /// Why a step cannot run in the model's current state (the runtime must
@@ -475,6 +544,18 @@ struct Model: Sendable {
 
     case .split(let tree, let requested, let compact):
       layoutSplit(tree: tree, showing: requested, compact: compact ?? self.compact[tree])
+
+    case .arm(let child):
+      armed.insert(child)
+
+    case .disarm(let child):
+      armed.remove(child)
+
+    case .setRoot(let window, let root, let animated):
+      try setRoot(window: window, root: root, animated: animated)
+
+    case .changeChildren(let container, let children, let shown, let animated):
+      try changeChildren(container: container, children: children, shown: shown, animated: animated)
 
     case .end(let child):
       let animated = nodes[child].appearance.animated

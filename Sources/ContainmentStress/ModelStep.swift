@@ -36,6 +36,16 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
   /// change (`showing` nil) or for `show(_:)`. `compact` is the size class the
   /// layout read; nil until the checks resolve it from the trait timeline.
   case split(tree: Int, showing: SplitColumn?, compact: Bool?)
+  /// `child` removes itself in its next `viewWillDisappear`: `willMove(toParent: nil)`
+  /// at once, the removal queued behind the running transaction (HopKinds.swift).
+  case arm(child: Int)
+  /// The arming is over (it fired, or nothing hid `child`).
+  case disarm(child: Int)
+  /// Hop window `window`'s root becomes `root` (nil: none): the old root's
+  /// tree disappears, then the new one's appears.
+  case setRoot(window: Int, root: Int?, animated: Bool)
+  /// `container.changeChildren(ChildrenChange(children:shown:animated:))` (R6, ScopeKinds.swift).
+  case changeChildren(container: Int, children: [Int], shown: [Int], animated: Bool)
 
   enum StackChange: Sendable, Hashable, CustomStringConvertible {
     case push(Int), pop, popTo(Int), popToRoot, set([Int])
@@ -70,6 +80,8 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
   var mayLeaveNoEvent: Bool {
     switch self {
     case .navigation, .tabs, .traits, .split: true
+    // A change to the children and views the container has (EngineKind never reorders kept children).
+    case .changeChildren: true
     default: false
     }
   }
@@ -109,6 +121,11 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
     case .traits(let tree, let compact): "window\(tree).traits(\(compact ? "compact" : "regular"))"
     case .split(let tree, let showing, let compact):
       "split\(tree).layout(\(showing.map { "show \($0), " } ?? "")\(compact.map { $0 ? "compact" : "regular" } ?? "?"))"
+    case .arm(let c): "arm(#\(c) removes itself when hidden)"
+    case .disarm(let c): "disarm(#\(c))"
+    case .setRoot(let w, let root, _): "hopWindow\(w).setRoot(\(root.map { "#\($0)" } ?? "nil"))"
+    case .changeChildren(let p, let children, let shown, _):
+      "changeChildren(#\(p): [\(children.map { "#\($0)" }.joined(separator: ", "))] showing [\(shown.map { "#\($0)" }.joined(separator: ", "))])"
     }
   }
 }

@@ -26,7 +26,7 @@ struct Operation: Sendable, CustomStringConvertible {
     case .immediately?: cancel = ", task cancelled at once"
     case .after(let microseconds)?: cancel = ", task cancelled after \(microseconds)µs"
     }
-    let targets = self.targets.map { $0 < names.count ? names[$0] : "#\($0)" }.joined(separator: ", ")
+    let targets = self.targets.map { names.indices.contains($0) ? names[$0] : "#\($0)" }.joined(separator: ", ")
     return "\(kind.rawValue)(\(targets)\(variant == 0 ? "" : "; variant \(variant)")\(cancel))"
   }
 
@@ -47,11 +47,27 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   case manualAppearance, toggleContainer, nested, misuse
   // Built-in containers (ContainerKinds.swift).
   case push, pop, popTo, popToRoot, setStack, interactivePop, selectTab, setTabIndex, setTabs, traitFlip, showColumn
+  // Trees that merge and split, hooks that remove their own controller (HopKinds.swift).
+  case selfRemoval, rehome
+  // Custom containers on the transaction scope and the children-change engine (ScopeKinds.swift).
+  case scope, engine
+  // Deep stacks and wide containers beside the modelled trees (BulkKinds.swift).
+  case deepStack, wideContainer
 
   /// Kinds that act on the built-in containers.
   var isContainerKind: Bool {
     switch self {
     case .push, .pop, .popTo, .popToRoot, .setStack, .interactivePop, .selectTab, .setTabIndex, .setTabs, .traitFlip, .showColumn: true
+    default: false
+    }
+  }
+
+  /// Kinds the workload never cancels at random: their hooks make requests
+  /// that must not be cut short (a half-done self-removal would leave a
+  /// controller announced as leaving), or they rebuild structures in many steps.
+  var isShielded: Bool {
+    switch self {
+    case .selfRemoval, .rehome, .deepStack, .wideContainer: true
     default: false
     }
   }

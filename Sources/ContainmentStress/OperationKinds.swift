@@ -26,6 +26,12 @@ enum OperationKinds {
     SetTabsKind(),
     TraitFlipKind(),
     ShowColumnKind(),
+    SelfRemovalKind(),
+    RehomeKind(),
+    ScopeKind(),
+    EngineKind(),
+    DeepStackKind(),
+    WideContainerKind(),
   ]
 
   static func kind(_ name: OperationKindName) -> any OperationKind {
@@ -47,7 +53,7 @@ enum OperationKinds {
         roll -= kind.weight
         guard roll < 0 else { continue }
         if var operation = kind.generate(&rng, world: world, snapshot: snapshot, id: id) {
-          if kind.name != .misuse, kind.name != .nested, rng.chance(0.15) {
+          if kind.name != .misuse, kind.name != .nested, !kind.name.isShielded, rng.chance(0.15) {
             operation.cancellation = rng.chance(0.3) ? .immediately : .after(microseconds: rng.below(400))
           }
           return operation

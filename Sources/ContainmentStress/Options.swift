@@ -71,7 +71,8 @@ struct Options: Sendable {
       --kinds K,K,...    only these operation kinds: add, move, oppositeMoves, remove, install,
                          uninstall, transition, batch, manualAppearance, toggleContainer,
                          nested, misuse, push, pop, popTo, popToRoot, setStack,
-                         interactivePop, selectTab, setTabIndex, setTabs, traitFlip, showColumn
+                         interactivePop, selectTab, setTabIndex, setTabs, traitFlip, showColumn,
+                         selfRemoval, rehome, scope, engine, deepStack, wideContainer
                          (default: all; per-leaf leaves out toggleContainer)
       --fault F          plant a fault: skip-queue (the runtime's requests skip the FIFO
                          queue, SPEC R1); stuck-hook, leak (self-tests of the watchdog and

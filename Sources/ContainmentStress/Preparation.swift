@@ -90,6 +90,8 @@ extension World {
       }
     case .popTo, .popToRoot, .setStack, .selectTab, .setTabIndex, .setTabs:
       break  // the runtime decides (refusals and no-ops are part of what they test)
+    case .selfRemoval, .rehome, .scope, .engine, .deepStack, .wideContainer:
+      break  // they act on whatever shape they find
     }
   }
 

@@ -27,6 +27,8 @@ struct RegisteredTransaction: Sendable {
   /// when the request returned. No other request on that container ran in
   /// between, so an eventless one can be placed among them by time.
   var window: ClosedRange<Duration>?
+  /// For a custom container's scope or engine change: who it touches (its atomicity is checked, ScopeKinds.swift).
+  var scope: ScopeMembers?
 }
 
 /// A request whose transaction id the harness could not learn (the handle of
@@ -114,8 +116,10 @@ final class Run: Sendable {
   var progress: Int { counters.withLock { $0.progress } }
   func tick() { counters.withLock { $0.progress += 1 } }
 
-  func register(_ id: TransactionID, _ steps: [ModelStep], operation: Int, window: ClosedRange<Duration>? = nil) {
-    transactions.withLock { $0[id] = RegisteredTransaction(steps: steps, operation: operation, window: window) }
+  func register(
+    _ id: TransactionID, _ steps: [ModelStep], operation: Int, window: ClosedRange<Duration>? = nil, scope: ScopeMembers? = nil
+  ) {
+    transactions.withLock { $0[id] = RegisteredTransaction(steps: steps, operation: operation, window: window, scope: scope) }
   }
 
   func record(_ record: OperationRecord) {

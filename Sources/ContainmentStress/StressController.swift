@@ -15,6 +15,8 @@ actor StressController: ViewController {
   nonisolated let hookLog = Locked<[LifecycleEvent.Kind]>([])
   /// Run once, inside the next `viewWillMove(toParent:)` with a non-nil parent.
   nonisolated let armed = Locked<(@Sendable (any ViewController) async -> Void)?>(nil)
+  /// Run once, inside the next `viewWillDisappear` (after it is recorded).
+  nonisolated let armedDisappear = Locked<(@Sendable () async -> Void)?>(nil)
 
   /// Self-test (`--fault stuck-hook`): the next `willMove(toParent:)` never returns.
   nonisolated let stuck = Locked(false)
@@ -35,7 +37,11 @@ actor StressController: ViewController {
   func viewWillAppear(_ animated: Bool) async { record(.viewWillAppear(animated: animated)) }
   func viewIsAppearing(_ animated: Bool) async { record(.viewIsAppearing(animated: animated)) }
   func viewDidAppear(_ animated: Bool) async { record(.viewDidAppear(animated: animated)) }
-  func viewWillDisappear(_ animated: Bool) async { record(.viewWillDisappear(animated: animated)) }
+  func viewWillDisappear(_ animated: Bool) async {
+    record(.viewWillDisappear(animated: animated))
+    guard let action = armedDisappear.withLock({ action in defer { action = nil }; return action }) else { return }
+    await action()
+  }
   func viewDidDisappear(_ animated: Bool) async { record(.viewDidDisappear(animated: animated)) }
   func viewDidMove(toParent parent: (any ViewController)?) async { record(.didMove(toParent: parent?.node.id)) }
   func traitCollectionDidChange(_ previous: TraitCollection?) async { record(.traitCollectionDidChange(traitCollection)) }

@@ -47,6 +47,8 @@ enum StressRun {
     // Everything the run held is released now; nothing may survive.
     for _ in 0..<50 {
       result.leaks = references.filter { $0.object != nil }.map(\.label)
+      let bulk = PlainController.live.withLock { $0 }
+      if bulk > 0 { result.leaks.append("\(bulk) bulk controller(s)") }
       if result.leaks.isEmpty { break }
       try? await Task.sleep(for: .milliseconds(10))
     }
@@ -132,6 +134,8 @@ enum StressRun {
     }
     references += world.windows.enumerated().map { WeakReference($1, label: "window \($0)") }
     references.append(WeakReference(world.doomedWindow, label: "doomed window"))
+    references += world.hop.windows.enumerated().map { WeakReference($1, label: "hop window \($0)") }
+    references += world.bulk.references
     references += world.controllers.compactMap { controller in controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") } }
     let result = RunResult(
       summary: summary, quiescentChecks: workload.quiescentChecks, elapsed: elapsed, leaks: [],

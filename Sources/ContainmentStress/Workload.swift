@@ -118,6 +118,10 @@ func checkInvariants(run: Run, when: String) {
   let world = run.world
   var roots = world.roots.map { world[$0] }
   roots += world.autoLeaves.map { world[$0] }.filter { $0.parent == nil }
+  roots += (world.hop.all + world.scoped.leaves).map { world[$0] }.filter { $0.parent == nil }
+  for violation in world.bulk.root.checkInvariants(quiescent: true) {
+    run.report(Finding(category: .invariant, message: "\(when): bulk tree: \(violation.message)"))
+  }
   for root in roots {
     for violation in root.checkInvariants(quiescent: true) {
       let name = world.indexByID[violation.controller].map { run.name($0) } ?? "\(violation.controller)"

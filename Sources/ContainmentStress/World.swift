@@ -38,6 +38,12 @@ final class World: Sendable {
   let splitColumns: [(primary: Int, secondary: Int)]
   /// Per tree: keeps `setTabs` apart from the other requests on that tab controller.
   let tabGates: [StackGate]
+  /// Trees that merge into the main ones and split off again (HopKinds.swift).
+  let hop: HopTrees
+  /// Per tree: a custom container on the transaction scope and its leaves (ScopeKinds.swift).
+  let scoped: ScopeTrees
+  /// Deep stacks and wide containers beside the modelled trees (BulkKinds.swift).
+  let bulk: BulkTrees
 
   init(options: Options, environment: ContainmentEnvironment) {
     var controllers: [StressController] = []
@@ -64,6 +70,9 @@ final class World: Sendable {
       tabLeaves.append((0..<3).map { make("T\(tree).\($0)") })
       splitColumns.append((make("P\(tree)"), make("Q\(tree)")))
     }
+    hop = HopTrees(trees: 3, environment: environment, make: { make($0) })
+    scoped = ScopeTrees(trees: options.trees, make: { make($0) })
+    bulk = BulkTrees(environment: environment)
     self.stackLeaves = stackLeaves
     self.tabLeaves = tabLeaves
     self.splitColumns = splitColumns
@@ -136,6 +145,7 @@ final class World: Sendable {
       try await self[container].commit(batch)
     }
     try await setUpContainers()
+    try await setUpExtras()
     try await doomedWindow.setRootViewController(self[doomedRoot])
     try await install(self[doomedLeaf], in: self[doomedRoot])
     try await doomedWindow.tearDown()
@@ -147,6 +157,7 @@ final class World: Sendable {
     await withTaskGroup(of: Void.self) { group in
       for controller in controllers { group.addTask { _ = await controller.view } }
     }
+    try await setUpHopTrees(from: model)
     for (tree, window) in windows.enumerated() {
       let root = self[roots[tree]]
       try await window.setRootViewController(root)
@@ -170,6 +181,8 @@ final class World: Sendable {
       try await self[container].view.removeFromSuperview()
     }
     try await setUpContainers()
+    try await setUpScopedTrees(from: model)
+    try await bulk.setUp()
     try await restoreContainers(model)
     try await doomedWindow.setRootViewController(self[doomedRoot])
     try await install(self[doomedLeaf], in: self[doomedRoot])
@@ -177,7 +190,7 @@ final class World: Sendable {
   }
 
   /// The UIKit three-step add: `addChild`, install the view, `didMove`.
-  private func install(_ child: StressController, in parent: StressController) async throws {
+  func install(_ child: StressController, in parent: StressController) async throws {
     try await parent.addChild(child)
     try await parent.view.addSubview(await child.view)
     await child.didMove(toParent: parent)
@@ -187,7 +200,8 @@ final class World: Sendable {
   /// hooks dropped (they hold controllers).
   func tearDown() async {
     for controller in controllers { controller.armed.withLock { $0 = nil } }
-    for window in windows { try? await window.tearDown() }
+    for window in windows + hop.windows { try? await window.tearDown() }
+    await bulk.tearDown()
     for container in navigations as [any ViewController] + tabs + splits { await container.tearDown() }
     for controller in controllers { await controller.tearDown() }
   }
