@@ -1,6 +1,6 @@
 import Containment
 
-/// Event delivery (issue 6, §2): the runtime's fan-out (`Broadcaster`, the
+/// Event delivery: the runtime's fan-out (`Broadcaster`, the
 /// machinery behind every `events()` and `treeEvents()` stream) to 1, 10 and
 /// 100 subscribers, each a task of its own; and the end-to-end path, from a
 /// hook's emission to a subscriber of `events()`.

@@ -39,7 +39,7 @@ enum RuntimeOperations {
     figures.append(
       try await sampler.perOperation(
         "runtime.pushpop-threestep", group: .runtime, "push+pop pair, not animated (\(ThreeStepStack.label))",
-        operations: pairs, note: "\(ThreeStepStack.hooksPerPair) hooks/pair; the headline figure until the containers existed"
+        operations: pairs, note: "\(ThreeStepStack.hooksPerPair) hooks/pair; stand-in from public verbs"
       ) { count in try await pushPop(count, on: { try await StackStage.standIn(ThreeStepStack.init) }) })
     figures.append(
       try await sampler.perOperation(
@@ -54,7 +54,7 @@ enum RuntimeOperations {
     figures.append(
       try await sampler.perOperation(
         "runtime.tab-switch-transition", group: .runtime, "tab switch (\(TransitionTabs.label))", operations: pairs,
-        note: "\(HookCounts.transition) hooks/switch; the headline figure until the containers existed", tabSwitch))
+        note: "\(HookCounts.transition) hooks/switch; stand-in from public verbs", tabSwitch))
     figures.append(
       try await sampler.perOperation(
         "runtime.transition", group: .runtime, "transition(from:to:duration: .zero), direct", operations: pairs,
