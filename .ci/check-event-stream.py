@@ -136,9 +136,9 @@ App/Tabs transitionBegan
 App/Tabs/Home viewWillAppear
 App/Tabs/Home viewIsAppearing
 App/Tabs/Home viewDidAppear
-App/Tabs transitionEnded
 App/Tabs/Home didMove
 App/Tabs/Settings didMove
+App/Tabs transitionEnded
 App/Tabs/Settings viewDidLoad
 App/Tabs transitionBegan
 App/Tabs/Home viewWillDisappear

@@ -35,6 +35,7 @@ enum TimelineFormat {
     case .transitionEnded(_, _, let outcome): "outcome=\(outcome)"
     case .batchCommitted(let disappearing, let appearing): "disappearing=\(disappearing) appearing=\(appearing)"
     case .unbalancedAppearanceTransition(let reason): "\(reason)"
+    case .callIgnored(let reason): "\(reason)"
     case .eventsLost(let count): "lost=\(count)"
     case .viewWillAppear(let animated), .viewIsAppearing(let animated), .viewDidAppear(let animated),
       .viewWillDisappear(let animated), .viewDidDisappear(let animated):

@@ -52,7 +52,7 @@ struct TimelinePicture {
     case .viewDidDisappear: "#c62828"
     case .willMove, .didMove, .childAdded, .childRemoved: "#1565c0"
     case .transitionBegan, .transitionEnded, .batchCommitted: "#6a1b9a"
-    case .unbalancedAppearanceTransition, .eventsLost, .lagged: "#000000"
+    case .unbalancedAppearanceTransition, .callIgnored, .eventsLost, .lagged: "#000000"
     default: "#9e9e9e"
     }
   }

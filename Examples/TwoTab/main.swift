@@ -1,28 +1,58 @@
-// The two-tab custom container of SPEC §9, written as a user of the library
-// writes it: public API only. A container holds two children, keeps one of
-// them active, and two "buttons" switch between them, instantly (the UIKit
-// three-step remove and add) or animated (`transition(from:to:)`). Every
-// controller prints its hooks, so the output is the hook log.
+// The two-tab custom container (the contract's reference example), written
+// as a user of the library writes it: public API only. A container holds two
+// children, keeps one of them active, and two "buttons" switch between them,
+// instantly (the UIKit three-step remove and add) or animated
+// (`transition(from:to:)`). Each tap is one transaction scope
+// (`withTransaction`): taps from many tasks at once never interleave.
 //
-//   swift run two-tab
+//   swift run two-tab                    prints the hook log of a short script
+//   swift run two-tab --concurrent 1000  fires 1000 taps from 1000 tasks at once and checks the result
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Containment
 
-/// A page that prints every lifecycle hook it receives.
+/// A page that prints every lifecycle hook it receives (or, quietly, only
+/// counts its appearance balance).
 actor Page: ViewController {
   nonisolated let node: ControllerNode
+  nonisolated let verbose: Bool
+  /// +1 per `viewDidAppear`, -1 per `viewDidDisappear`; will-hooks must alternate.
+  private(set) var problems: [String] = []
+  private var visible = false
+  private var pending: String?
 
-  init(_ name: String) { node = ControllerNode(name: name) }
+  init(_ name: String, verbose: Bool) {
+    node = ControllerNode(name: name)
+    self.verbose = verbose
+  }
 
-  private func log(_ hook: String) { print("  \(node.name).\(hook)") }
+  private func log(_ hook: String) { if verbose { print("  \(node.name).\(hook)") } }
   private static func name(_ parent: (any ViewController)?) -> String { parent?.node.name ?? "nil" }
 
+  private func will(_ appearing: Bool) {
+    if pending != nil || visible == appearing { problems.append("\(appearing ? "willAppear" : "willDisappear") out of turn") }
+    pending = appearing ? "appear" : "disappear"
+  }
+
+  private func did(_ appearing: Bool) {
+    if pending != (appearing ? "appear" : "disappear") { problems.append("\(appearing ? "didAppear" : "didDisappear") out of turn") }
+    pending = nil
+    visible = appearing
+  }
+
+  /// Whether the page's appearance hooks are balanced and it is `visible`.
+  func isBalanced(visible expected: Bool) -> Bool { problems.isEmpty && pending == nil && visible == expected }
+
   func viewDidLoad() async { log("viewDidLoad") }
-  func viewWillAppear(_ animated: Bool) async { log("viewWillAppear(animated: \(animated))") }
+  func viewWillAppear(_ animated: Bool) async { will(true); log("viewWillAppear(animated: \(animated))") }
   func viewIsAppearing(_ animated: Bool) async { log("viewIsAppearing") }
-  func viewDidAppear(_ animated: Bool) async { log("viewDidAppear") }
-  func viewWillDisappear(_ animated: Bool) async { log("viewWillDisappear(animated: \(animated))") }
-  func viewDidDisappear(_ animated: Bool) async { log("viewDidDisappear") }
+  func viewDidAppear(_ animated: Bool) async { did(true); log("viewDidAppear") }
+  func viewWillDisappear(_ animated: Bool) async { will(false); log("viewWillDisappear(animated: \(animated))") }
+  func viewDidDisappear(_ animated: Bool) async { did(false); log("viewDidDisappear") }
   func viewWillMove(toParent parent: (any ViewController)?) async { log("willMove(toParent: \(Self.name(parent)))") }
   func viewDidMove(toParent parent: (any ViewController)?) async { log("didMove(toParent: \(Self.name(parent)))") }
 }
@@ -38,41 +68,47 @@ actor TwoTabContainer: ViewController {
   static let buttonBarHeight = 50.0
 
   nonisolated let node = ControllerNode(name: "TwoTab")
-  let first: any ViewController
-  let second: any ViewController
+  nonisolated let first: any ViewController
+  nonisolated let second: any ViewController
+  nonisolated let animationDuration: Duration
   private(set) var active: (any ViewController)?
 
-  init(first: any ViewController, second: any ViewController) {
+  init(first: any ViewController, second: any ViewController, animationDuration: Duration = .milliseconds(200)) {
     self.first = first
     self.second = second
+    self.animationDuration = animationDuration
   }
 
   /// The first child becomes active when the container's view loads.
   func viewDidLoad() async {
-    print("  TwoTab.viewDidLoad")
+    if (first as? Page)?.verbose == true { print("  TwoTab.viewDidLoad") }
     do {
-      try await setActive(first)
+      try await tap(.first)
     } catch {
       print("  could not show the first child: \(error)")
     }
   }
 
-  func viewWillAppear(_ animated: Bool) async { print("  TwoTab.viewWillAppear") }
-  func viewDidAppear(_ animated: Bool) async { print("  TwoTab.viewDidAppear") }
+  private func setActive(_ child: any ViewController) { active = child }
 
-  /// A button tap. Taps are handled one at a time (each `await`s the last),
-  /// as a real button bar would deliver them.
-  func tap(_ button: Button, animated: Bool = false) async throws {
+  /// A button tap: one transaction on this container's queue, so a tap that
+  /// arrives while another runs waits for it, whichever task it comes from.
+  /// Returns the tap's transaction id (every event it causes carries it).
+  @discardableResult
+  nonisolated func tap(_ button: Button, animated: Bool = false) async throws -> TransactionID {
     let target = button == .first ? first : second
-    if animated {
-      try await transition(to: target)
-    } else {
-      try await setActive(target)
-    }
+    return try await withTransaction { scope in
+      if animated {
+        try await self.transition(to: target)
+      } else {
+        try await self.show(target)
+      }
+      return scope.id
+    }.value
   }
 
   /// The area children fill: the container's bounds above the button bar.
-  private func contentArea() async -> Rect {
+  private nonisolated func contentArea() async -> Rect {
     let bounds = await view.bounds
     return Rect(x: 0, y: 0, width: bounds.width, height: max(0, bounds.height - Self.buttonBarHeight))
   }
@@ -80,10 +116,11 @@ actor TwoTabContainer: ViewController {
   /// Swaps the active child at once: remove the old one the UIKit way
   /// (`willMove(nil)`, remove its root view, `removeFromParent`), then add the
   /// new one (`addChild`, size its root view to the content area, add it,
-  /// `didMove(self)`).
-  private func setActive(_ child: any ViewController) async throws {
-    guard child !== active else { return }
-    if let old = active {
+  /// `didMove(self)`). Runs inside the tap's scope.
+  private nonisolated func show(_ child: any ViewController) async throws {
+    let old = await active
+    guard child !== old else { return }
+    if let old {
       await old.willMove(toParent: nil)
       try await old.view.removeFromSuperview()
       try await old.removeFromParent()
@@ -93,44 +130,132 @@ actor TwoTabContainer: ViewController {
     childView.frame = await contentArea()
     try await view.addSubview(childView)
     await child.didMove(toParent: self)
-    active = child
+    await setActive(child)
   }
 
   /// The animated variant: the runtime's `transition(from:to:)` swaps the two
   /// root views while the old child disappears and the new one appears.
-  private func transition(to child: any ViewController) async throws {
-    guard let old = active, old !== child else { return try await setActive(child) }
+  private nonisolated func transition(to child: any ViewController) async throws {
+    guard let old = await active, old !== child else { return try await show(child) }
     try await addChild(child)
     await old.willMove(toParent: nil)
     (await child.view).frame = await contentArea()
-    try await transition(from: old, to: child, duration: .milliseconds(200), options: .crossDissolve)
+    try await transition(from: old, to: child, duration: animationDuration, options: .crossDissolve)
     try await old.removeFromParent()
     await child.didMove(toParent: self)
-    active = child
+    await setActive(child)
   }
 }
 
-// The app's start-up code: create the two children, hand them to the
-// container, make the container the window's root.
-let first = Page("first")
-let second = Page("second")
-let container = TwoTabContainer(first: first, second: second)
-let window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
+/// The script: the app's start-up code, then a few taps, one after the other.
+func runScript() async throws {
+  let first = Page("first", verbose: true)
+  let second = Page("second", verbose: true)
+  let container = TwoTabContainer(first: first, second: second)
+  let window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
 
-print("start-up:")
-try await window.setRootViewController(container)
-
-// A tiny script stands in for the user's taps.
-let script: [(TwoTabContainer.Button, animated: Bool)] = [(.second, false), (.first, true), (.first, false), (.second, true)]
-for (button, animated) in script {
-  print("tap \(button)\(animated ? " (animated)" : ""):")
-  try await container.tap(button, animated: animated)
+  print("start-up:")
+  try await window.setRootViewController(container)
+  let script: [(TwoTabContainer.Button, animated: Bool)] = [(.second, false), (.first, true), (.first, false), (.second, true)]
+  for (button, animated) in script {
+    print("tap \(button)\(animated ? " (animated)" : ""):")
+    try await container.tap(button, animated: animated)
+  }
+  if let active = await container.active, let frame = active.viewIfLoaded?.frame {
+    print("active: \(active.node.name), frame \(frame)")
+  }
+  let problems = container.checkInvariants()
+  print(problems.isEmpty ? "invariants hold" : "invariant violations: \(problems)")
+  print("tear-down:")
+  try await window.tearDown()
 }
 
-if let active = await container.active, let frame = active.viewIfLoaded?.frame {
-  print("active: \(active.node.name), frame \(frame)")
+/// `count` taps, instant and animated mixed, fired from `count` tasks at once
+/// on a short real clock; then the checks. Returns the number of violations.
+func runConcurrent(_ count: Int) async throws -> Int {
+  let first = Page("first", verbose: false)
+  let second = Page("second", verbose: false)
+  let container = TwoTabContainer(first: first, second: second, animationDuration: .microseconds(200))
+  let window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844))
+  try await window.setRootViewController(container)
+
+  // Every event of the tree, in the order the runtime stamped them.
+  let events = container.treeEvents(policy: .disconnectOnLag(count * 40 + 1_000))
+  let collector = Task {
+    var collected: [LifecycleEvent] = []
+    for await event in events {
+      if case .terminated = event.kind, event.controller == container.node.id { break }
+      collected.append(event)
+    }
+    return collected
+  }
+
+  let taps = await withTaskGroup(of: Result<TransactionID, any Error>.self) { group in
+    for index in 0..<count {
+      group.addTask {
+        let button: TwoTabContainer.Button = index.isMultiple(of: 2) ? .second : .first
+        do {
+          return .success(try await container.tap(button, animated: index % 3 == 0))
+        } catch {
+          return .failure(error)
+        }
+      }
+    }
+    var results: [Result<TransactionID, any Error>] = []
+    for await result in group { results.append(result) }
+    return results
+  }
+
+  var violations: [String] = []
+  var ids: Set<TransactionID> = []
+  for case .failure(let error) in taps { violations.append("a tap failed: \(error)") }
+  for case .success(let id) in taps { ids.insert(id) }
+
+  let active = await container.active
+  let children = container.children
+  if children.count != 1 || children.first !== active { violations.append("children \(children.map(\.node.name)), active \(active?.node.name ?? "none")") }
+  if let active, active.viewIfLoaded?.window !== window { violations.append("the active child is not installed on screen") }
+  for page in [first, second] where await !page.isBalanced(visible: page === active) {
+    violations.append("\(page.node.name): appearance hooks unbalanced: \(await page.problems.prefix(3))")
+  }
+  violations += container.checkInvariants().map { "invariant: \($0)" }
+
+  try await window.tearDown()
+  let log = await collector.value
+  // Each tap's events carry its id and are contiguous: no other request's
+  // events fall between a tap's first and last event.
+  var closed: Set<TransactionID> = []
+  var current: TransactionID?
+  for event in log {
+    switch event.kind {
+    case .subscribed, .terminated, .eventsLost, .lagged: continue
+    default: break
+    }
+    guard let id = event.transaction else {
+      violations.append("an event without a transaction: \(event)")
+      continue
+    }
+    guard ids.contains(id) else { continue }
+    if id != current {
+      if let current { closed.insert(current) }
+      if closed.contains(id) { violations.append("the events of tap \(id) are interleaved with another request's") }
+      current = id
+    }
+  }
+  if log.contains(where: { if case .lagged = $0.kind { true } else { false } }) { violations.append("the event log lagged") }
+  for violation in violations.prefix(20) { print("  violation: \(violation)") }
+  return violations.count
 }
-let problems = container.checkInvariants()
-print(problems.isEmpty ? "invariants hold" : "invariant violations: \(problems)")
-print("tear-down:")
-try await window.tearDown()
+
+let arguments = CommandLine.arguments.dropFirst()
+if let flag = arguments.firstIndex(of: "--concurrent") {
+  guard arguments.index(after: flag) < arguments.endIndex, let count = Int(arguments[arguments.index(after: flag)]), count > 0 else {
+    print("usage: two-tab [--concurrent N]")
+    exit(2)
+  }
+  let violations = try await runConcurrent(count)
+  print("two-tab: \(count) concurrent taps, \(violations) violations")
+  if violations > 0 { exit(1) }
+} else {
+  try await runScript()
+}

@@ -39,13 +39,16 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
   case foreignView
   /// The controller (or its tree) was torn down; it accepts no more work.
   case tornDown(ControllerID)
+  /// The window was torn down; it accepts no more work.
+  case windowTornDown
+  /// `commit(_:)` of an ``AppearanceBatch`` on a container that forwards
+  /// appearance automatically: batches belong to manual forwarding (SPEC A6,
+  /// A7); the container's automatic forwarding already decides its
+  /// children's appearance.
+  case batchNeedsManualForwarding(ControllerID)
   /// Awaiting the outcome of a request from inside the transaction it is queued
   /// behind would wait forever; the runtime refuses instead (SPEC R2).
   case awaitingOwnTransaction(TransactionID)
-  /// An interactive transition is already running on this container.
-  case interactiveTransitionInProgress
-  /// No interactive transition is running on this container.
-  case noInteractiveTransition
 
   public var description: String {
     switch self {
@@ -68,9 +71,9 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
     case .viewHierarchyCycle: "the view would become its own ancestor"
     case .foreignView: "the view belongs to a controller that is not a child of this container"
     case .tornDown(let id): "\(id) was torn down"
+    case .windowTornDown: "the window was torn down"
+    case .batchNeedsManualForwarding(let id): "\(id) forwards appearance automatically; appearance batches need manual forwarding"
     case .awaitingOwnTransaction(let id): "awaiting transaction \(id) from inside the transaction it is queued behind would never finish"
-    case .interactiveTransitionInProgress: "an interactive transition is already running"
-    case .noInteractiveTransition: "no interactive transition is running"
     }
   }
 }

@@ -1,14 +1,29 @@
 import Containment
 
-/// The end-of-run checks: hook logs against streams, the hook grammar,
-/// linearizability against the model, subscribers, watched requests.
+/// The checks of a run, one epoch at a time: hook logs against streams, the
+/// hook grammar, linearizability against the model, subscribers, watched
+/// requests. Between epochs they keep only what the next one needs: each
+/// controller's grammar state and next sequence number, the model's state,
+/// each subscriber's position.
 struct Checks {
-  let history: History
+  /// The epoch being checked.
+  private(set) var history: History
+  /// Findings of the epoch checked last (`takeFindings` drains them).
   private(set) var findings: [Finding] = []
-  private(set) var replayedTransactions = 0
-  /// Replayed container transactions by what they were: split layouts, trait
-  /// changes, interactive pops, eventless reorders placed by time.
-  private(set) var replayedContainers = ReplayedContainers()
+  /// What the report counts of the checks.
+  var counts = Counts()
+
+  struct Counts: Sendable {
+    var replayedTransactions = 0
+    /// Replayed container transactions by what they were: split layouts, trait
+    /// changes, interactive pops, eventless reorders placed by time.
+    var replayedContainers = ReplayedContainers()
+    var recordedEvents = 0
+    var subscriberEvents = 0
+    var lostEvents = 0
+    var lostMarkers = 0
+    var laggedDisconnects = 0
+  }
 
   struct ReplayedContainers: Sendable {
     var splitLayouts = 0
@@ -16,27 +31,54 @@ struct Checks {
     var interactivePops = 0
     var eventless = 0
   }
-  private(set) var lostEvents = 0
-  private(set) var lostMarkers = 0
-  private(set) var laggedDisconnects = 0
-  private(set) var subscriberEvents = 0
 
-  init(history: History) { self.history = history }
+  // What the next epoch needs.
+  private var grammars: [HookGrammar]
+  /// Controllers whose grammar broke: reported once, not checked further.
+  private var grammarBroken: Set<Int> = []
+  private var nextSequence: [Int]
+  /// The model's state at the end of the last epoch replayed.
+  private var model: Model
+  /// Per subscriber: where its check stands (SubscriberChecks.swift).
+  var subscribers: [SubscriberCheck] = []
 
-  mutating func runAll() {
+  /// Checks starting from `history`'s initial trees (a quiescent point).
+  init(history: History) {
+    self.history = history
+    grammars = Array(repeating: HookGrammar(), count: history.names.count)
+    nextSequence = Array(repeating: 0, count: history.names.count)
+    model = history.initial
+  }
+
+  /// The epoch's trait flips by the root they flip (`traitFlip(causing:at:)`).
+  private var traitFlips: [Int: [(start: Duration, end: Duration, id: Int)]] = [:]
+
+  /// Checks one epoch: the one after the last epoch checked.
+  mutating func check(_ epoch: History) {
+    history = epoch
+    traitFlips = [:]
+    for record in epoch.records where record.operation.kind == .traitFlip {
+      guard let root = record.operation.targets.first else { continue }
+      traitFlips[root, default: []].append((record.start, record.end, record.operation.id))
+    }
+    counts.recordedEvents += epoch.events.reduce(0) { $0 + $1.count }
     checkRecorders()
     checkHookLogs()
     checkGrammar()
     checkStrangers()
     checkLinearizability()
-    checkSubscribers()
   }
 
-  private mutating func fail(_ category: Finding.Category, _ message: String, operations: [Int] = []) {
+  mutating func takeFindings() -> [Finding] {
+    defer { findings = [] }
+    return findings
+  }
+
+  mutating func fail(_ category: Finding.Category, _ message: String, operations: [Int] = []) {
     findings.append(Finding(category: category, message: message, operations: operations))
   }
 
-  private func describe(_ event: LifecycleEvent) -> String {
+  func describe(_ event: LifecycleEvent) -> String {
     "\(history.name(event.controller)).\(describe(event.kind))\(event.transaction.map { " \($0)" } ?? "")"
   }
 
@@ -71,10 +113,11 @@ struct Checks {
   private mutating func checkRecorders() {
     for marker in history.recorderMarkers { fail(.subscriber, "a recorder (unbounded buffer) saw \(marker)") }
     for (index, events) in history.events.enumerated() {
-      for (position, event) in events.enumerated() where event.sequenceNumber != position {
-        fail(.subscriber, "\(history.name(index)): recorder event \(position) carries sequence number \(event.sequenceNumber)")
+      for (position, event) in events.enumerated() where event.sequenceNumber != nextSequence[index] + position {
+        fail(.subscriber, "\(history.name(index)): recorder event \(nextSequence[index] + position) carries sequence number \(event.sequenceNumber)")
         break
       }
+      if let last = events.last { nextSequence[index] = last.sequenceNumber + 1 }
     }
   }
 
@@ -99,10 +142,10 @@ struct Checks {
   /// appearance hooks follow the state machine of SPEC §3 (no did without its
   /// will, `viewIsAppearing` once per appearance, between will and did).
   private mutating func checkGrammar() {
-    for (index, events) in history.events.enumerated() {
-      var grammar = HookGrammar()
+    for (index, events) in history.events.enumerated() where !grammarBroken.contains(index) {
       for (position, event) in events.enumerated() where event.kind.isHook {
-        if let problem = grammar.accept(event.kind, name: { history.name($0) }) {
+        if let problem = grammars[index].accept(event.kind, name: { history.name($0) }) {
+          grammarBroken.insert(index)
           let context = events[max(0, position - 5)...position].map(describe).joined(separator: ", ")
           let after = events[(position + 1)..<min(events.count, position + 4)].map(describe).joined(separator: ", ")
           let nearby = events[max(0, position - 5)..<min(events.count, position + 6)].compactMap(\.transaction)
@@ -120,7 +163,7 @@ struct Checks {
   /// Strangers are never attached: after setup they may only report unbalanced calls made from outside (SPEC A4).
   private mutating func checkStrangers() {
     for stranger in history.strangers {
-      for event in history.events[stranger] where event.timestamp >= history.setupEnd && event.timestamp < history.workEnd {
+      for event in history.events[stranger] where event.timestamp >= history.replayStart && event.timestamp < history.replayEnd {
         if case .unbalancedAppearanceTransition(.endWithoutBegin) = event.kind, event.transaction == nil { continue }
         fail(.unexplained, "stranger \(history.name(stranger)) got \(describe(event))")
         break
@@ -158,7 +201,7 @@ struct Checks {
     var problems = 0
     for index in replayed {
       let all = history.events[index].filter {
-        guard $0.timestamp >= history.setupEnd, $0.timestamp < history.workEnd else { return false }
+        guard $0.timestamp >= history.replayStart, $0.timestamp < history.replayEnd else { return false }
         if case .traitCollectionDidChange = $0.kind { return splitColumns.contains(index) }
         return true
       }
@@ -238,9 +281,27 @@ struct Checks {
     }
     guard problems == 0 else {
       fail(.linearizability, "replay skipped: \(problems) transaction(s) interleave with others or are unexplained, so no sequential order can produce the streams")
+      resynchronize()
       return
     }
-    replay(observed: observed, streams: streams, silent: silent.sorted { ($0.window.upperBound, $0.id) < ($1.window.upperBound, $1.id) })
+    let sorted = silent.sorted { ($0.window.upperBound, $0.id) < ($1.window.upperBound, $1.id) }
+    guard let replayed = replay(observed: observed, streams: streams, silent: sorted), compareTrees(with: replayed) else {
+      resynchronize()
+      return
+    }
+    model = replayed
+  }
+
+  /// After a failed epoch the next one starts from the runtime's trees at the
+  /// epoch's end, keeping the model's appearance bookkeeping (nesting levels,
+  /// animation flags) where the states agree: later findings are then their own.
+  private mutating func resynchronize() {
+    var next = history.final
+    for index in next.nodes.indices where next.nodes[index].appearance.state == model.nodes[index].appearance.state {
+      next.nodes[index].appearance = model.nodes[index].appearance
+    }
+    next.emitted = [:]
+    model = next
   }
 
   /// A request that succeeded without an event while its operation held its
@@ -298,7 +359,7 @@ struct Checks {
   /// read that change, and one that precedes it did not.
   private func isCompact(tree: Int, at time: Duration) -> Bool {
     var compact = history.initial.compact[tree]
-    for event in history.events[history.roots[tree]] where event.timestamp >= history.setupEnd && event.timestamp < time {
+    for event in history.events[history.roots[tree]] where event.timestamp >= history.replayStart && event.timestamp < time {
       if case .traitCollectionDidChange(let traits) = event.kind { compact = traits.horizontalSizeClass == .compact }
     }
     return compact
@@ -330,8 +391,8 @@ struct Checks {
     case .traits(let t, _), .split(let t, _, _): tree = t
     default: return nil
     }
-    let flips = history.records.filter { $0.operation.kind == .traitFlip && $0.operation.targets.first == history.roots[tree] && $0.start <= time }
-    return (flips.first { $0.end >= time } ?? flips.max { $0.start < $1.start })?.operation.id
+    let flips = (traitFlips[history.roots[tree]] ?? []).filter { $0.start <= time }
+    return (flips.first { $0.end >= time } ?? flips.max { $0.start < $1.start })?.id
   }
 
   /// What an observed transaction was: its operation, or the steps recognised from its events.
@@ -340,9 +401,10 @@ struct Checks {
     return "no handle, recognised as \(entry.steps.map { describe($0) }.joined(separator: "; "))"
   }
 
-  private mutating func replay(observed: [TransactionID: Observed], streams: [Int: [LifecycleEvent]], silent: [Silent]) {
+  /// The model after replaying the epoch's transactions, or nil (with a finding) if no order explains them.
+  private mutating func replay(observed: [TransactionID: Observed], streams: [Int: [LifecycleEvent]], silent: [Silent]) -> Model? {
     var silent = silent
-    var model = history.initial
+    var model = self.model
     var cursor: [Int: Int] = [:]
     var owner: [Int: [TransactionID]] = [:]  // per controller: transaction of each event
     for (index, events) in streams { owner[index] = events.map { $0.transaction! } }
@@ -361,7 +423,7 @@ struct Checks {
       candidates.sort { ($0.first, $0.id) < ($1.first, $1.id) }
       guard let earliest = candidates.first else {
         fail(.linearizability, "no transaction can go next: the streams order transactions in a cycle (\(remaining) left)")
-        return
+        return nil
       }
       var chosen: (Observed, Model, [TransactionID])?
       var firstMismatch: String?
@@ -396,37 +458,44 @@ struct Checks {
         let involved = candidates.prefix(4).compactMap(\.operation)
         fail(
           .linearizability,
-          "after \(replayedTransactions) transactions no sequential order explains the next one: \(firstMismatch ?? "?")",
+          "after \(counts.replayedTransactions) transactions no sequential order explains the next one: \(firstMismatch ?? "?")",
           operations: involved)
-        return
+        return nil
       }
       model = next
       model.emitted = [:]
       silent.removeAll { placed.contains($0.id) }
-      replayedTransactions += placed.count
-      replayedContainers.eventless += placed.count
+      counts.replayedTransactions += placed.count
+      counts.replayedContainers.eventless += placed.count
       for step in entry.steps {
         switch step {
-        case .split: replayedContainers.splitLayouts += 1
-        case .traits: replayedContainers.traitChanges += 1
-        case .navigation(_, .interactivePop, _): replayedContainers.interactivePops += 1
+        case .split: counts.replayedContainers.splitLayouts += 1
+        case .traits: counts.replayedContainers.traitChanges += 1
+        case .navigation(_, .interactivePop, _): counts.replayedContainers.interactivePops += 1
         default: break
         }
       }
       for (index, range) in entry.ranges { cursor[index] = range.upperBound }
       done.insert(entry.id)
       remaining -= 1
-      replayedTransactions += 1
+      counts.replayedTransactions += 1
     }
     for request in silent {
       if let problem = applySilently(request, to: &model) {
         fail(.linearizability, "\(request.id) (\(opSummary(request.id))), after every other request: \(problem)", operations: [request.operation])
-        return
+        return nil
       }
-      replayedTransactions += 1
-      replayedContainers.eventless += 1
+      counts.replayedTransactions += 1
+      counts.replayedContainers.eventless += 1
     }
-    // The final trees.
+    return model
+  }
+
+  /// The runtime's trees at the epoch's end (a quiescent point) equal the
+  /// replay's; false (with findings) if they do not.
+  private mutating func compareTrees(with model: Model) -> Bool {
+    let before = findings.count
+    let when = history.replayEnd
     for (index, node) in history.final.nodes.enumerated() where !history.strangers.contains(index) {
       let expected = model.nodes[index]
       var differences: [String] = []
@@ -435,25 +504,26 @@ struct Checks {
       if node.installed != expected.installed { differences.append("view installed \(node.installed) vs model \(expected.installed)") }
       if node.appearance.state != expected.appearance.state { differences.append("state \(node.appearance.state) vs model \(expected.appearance.state)") }
       if !differences.isEmpty {
-        fail(.linearizability, "final tree differs from the sequential replay at \(history.name(index)): \(differences.joined(separator: "; "))")
+        fail(.linearizability, "at \(format(when.seconds, 3))s: the tree differs from the sequential replay at \(history.name(index)): \(differences.joined(separator: "; "))")
       }
     }
     let final = history.final
     for tree in final.stacks.indices where final.stacks[tree] != model.stacks[tree] {
-      fail(.linearizability, "final navigation stack \(tree) is \(final.stacks[tree].map(history.name)), the sequential replay's \(model.stacks[tree].map(history.name))")
+      fail(.linearizability, "at \(format(when.seconds, 3))s: navigation stack \(tree) is \(final.stacks[tree].map(history.name)), the sequential replay's \(model.stacks[tree].map(history.name))")
     }
     for tree in final.compact.indices {
       if final.compact[tree] != model.compact[tree] {
-        fail(.linearizability, "final window \(tree) is \(final.compact[tree] ? "compact" : "regular"), the sequential replay's \(model.compact[tree] ? "compact" : "regular")")
+        fail(.linearizability, "at \(format(when.seconds, 3))s: window \(tree) is \(final.compact[tree] ? "compact" : "regular"), the sequential replay's \(model.compact[tree] ? "compact" : "regular")")
       }
       let describe = { (model: Model) in model.splitCollapsed[tree] ? "collapsed showing \(model.splitShown[tree])" : "expanded" }
       if final.splitCollapsed[tree] != model.splitCollapsed[tree] || (final.splitCollapsed[tree] && final.splitShown[tree] != model.splitShown[tree]) {
-        fail(.linearizability, "final split \(tree) is \(describe(final)), the sequential replay's \(describe(model))")
+        fail(.linearizability, "at \(format(when.seconds, 3))s: split \(tree) is \(describe(final)), the sequential replay's \(describe(model))")
       }
     }
     for tree in final.tabList.indices where final.tabList[tree] != model.tabList[tree] || final.selectedTab[tree] != model.selectedTab[tree] {
-      fail(.linearizability, "final tabs \(tree) are \(final.tabList[tree].map(history.name)) selecting \(final.selectedTab[tree].map(history.name) ?? "nil"), the sequential replay's \(model.tabList[tree].map(history.name)) selecting \(model.selectedTab[tree].map(history.name) ?? "nil")")
+      fail(.linearizability, "at \(format(when.seconds, 3))s: tabs \(tree) are \(final.tabList[tree].map(history.name)) selecting \(final.selectedTab[tree].map(history.name) ?? "nil"), the sequential replay's \(model.tabList[tree].map(history.name)) selecting \(model.selectedTab[tree].map(history.name) ?? "nil")")
     }
+    return findings.count == before
   }
 
   /// Applies an eventless request; what is wrong if the model refuses it or
@@ -486,83 +556,6 @@ struct Checks {
       }
     }
     return nil
-  }
-
-  // MARK: Subscribers (SPEC E3–E6)
-
-  /// Every subscriber's events are real (equal to the recorder's), in order,
-  /// numbered contiguously, with every gap announced by an exact lost count.
-  private mutating func checkSubscribers() {
-    var index: [Int: [EventKey: Int]] = [:]
-    for (controller, events) in history.events.enumerated() {
-      var keys: [EventKey: Int] = [:]
-      for (position, event) in events.enumerated() { keys[EventKey(event)] = position }
-      index[controller] = keys
-    }
-    for subscriber in history.others {
-      let label = "\(subscriber.role.rawValue) \(subscriber.isTree ? "tree " : "")subscriber of \(history.name(subscriber.controller))"
-      var events = subscriber.events
-      subscriberEvents += events.count
-      guard !events.isEmpty else { continue }
-      guard case .subscribed = events.removeFirst().kind else {
-        fail(.subscriber, "\(label): first element is not the subscribed snapshot (SPEC E5)")
-        continue
-      }
-      let findingsBefore = findings.count
-      var previous: Int?
-      var pendingLost = 0
-      var lastPosition: [ControllerID: Int] = [:]
-      var ended = false
-      for event in events {
-        if ended {
-          fail(.subscriber, "\(label): \(describe(event)) after the stream's end")
-          break
-        }
-        switch event.kind {
-        case .eventsLost(let count):
-          pendingLost += count
-          lostEvents += count
-          lostMarkers += 1
-          continue
-        case .lagged:
-          laggedDisconnects += 1
-          ended = true
-          continue
-        case .terminated:
-          ended = true
-          continue
-        default:
-          break
-        }
-        if let previous, event.sequenceNumber - previous - 1 != pendingLost {
-          fail(.subscriber, "\(label): sequence \(previous) -> \(event.sequenceNumber) but the lost marker says \(pendingLost) (SPEC E4)")
-          break
-        }
-        pendingLost = 0
-        previous = event.sequenceNumber
-        if history.containerIDs.contains(event.controller) { continue }  // a built-in container: no recorder to compare with
-        guard let controller = history.indexByID[event.controller], let position = index[controller]?[EventKey(event)] else {
-          fail(.subscriber, "\(label): received \(describe(event)), which its controller never emitted")
-          break
-        }
-        if let last = lastPosition[event.controller], last >= position {
-          fail(.subscriber, "\(label): \(describe(event)) arrived out of order (SPEC E3)")
-          break
-        }
-        lastPosition[event.controller] = position
-        if !subscriber.isTree, history.events[controller][position].sequenceNumber != event.sequenceNumber {
-          fail(.subscriber, "\(label): \(describe(event)) numbered \(event.sequenceNumber), the recorder's copy \(history.events[controller][position].sequenceNumber)")
-          break
-        }
-      }
-      if findings.count > findingsBefore { continue }
-      if subscriber.role == .lagging, !ended {
-        fail(.subscriber, "\(label): a lagging subscriber was neither disconnected nor terminated")
-      }
-      if subscriber.role == .fast || subscriber.role == .slow, !ended {
-        fail(.subscriber, "\(label): the stream ended without a terminated event (SPEC E6)")
-      }
-    }
   }
 }
 

@@ -1,25 +1,35 @@
 import Containment
 
-/// Everything the checks need, copied out of a finished run, so that the
-/// world can be released (and the leak check can see it go).
+/// What the checks need about one epoch of a run (from one quiescent point to
+/// the next, or to the end), copied out of the run so that the world can be
+/// released (and the leak check can see it go). The fixed facts of the world
+/// (names, roots, containers) come with every epoch; what the epoch recorded
+/// is dropped once it is checked.
 struct History: Sendable {
   var names: [String]
   var ids: [ControllerID]
   var indexByID: [ControllerID: Int]
-  /// Each controller's full stream, from its recorder (snapshot and terminal markers removed).
+  /// Each controller's events in this epoch, from its recorder (snapshot and
+  /// terminal markers removed). Continues the previous epoch's.
   var events: [[LifecycleEvent]]
   /// Markers the recorders saw (they must see none but `terminated`).
-  var recorderMarkers: [String]
+  var recorderMarkers: [String] = []
+  /// Each controller's hooks run in this epoch, in order.
   var hookLogs: [[LifecycleEvent.Kind]]
-  var setupEnd: Duration
-  var workEnd: Duration
+  /// The transactions replayed are those whose events fall in
+  /// `replayStart..<replayEnd` (the workload's part of the epoch: setup and
+  /// teardown are not replayed).
+  var replayStart: Duration = .zero
+  var replayEnd: Duration = .zero
+  /// The trees at the epoch's start and at its end (both quiescent points).
   var initial: Model
   var final: Model
-  var registered: [TransactionID: RegisteredTransaction]
-  var unidentified: [UnidentifiedRequest]
-  var snapshots: [(Duration, Model)]
-  var records: [OperationRecord]
-  var watched: [(TransactionID, Bool?)]
+  var registered: [TransactionID: RegisteredTransaction] = [:]
+  var unidentified: [UnidentifiedRequest] = []
+  /// The quiescent point the epoch starts from: where the reducer starts its trials.
+  var snapshots: [(Duration, Model)] = []
+  var records: [OperationRecord] = []
+  var watched: [(TransactionID, Bool?)] = []
   /// Controllers whose post-setup events come from outside any transaction (strangers).
   var strangers: Set<Int>
   /// Per tree: the root (its recorder dates the window's trait changes).
@@ -28,12 +38,39 @@ struct History: Sendable {
   var containerIDs: Set<ControllerID>
   /// Their names, for messages.
   var containerNames: [ControllerID: String]
-  var others: [(role: Subscription.Role, controller: Int, isTree: Bool, events: [LifecycleEvent])]
 
   func name(_ index: Int) -> String { names[index] }
   func name(_ id: ControllerID?) -> String {
     guard let id else { return "nil" }
     return indexByID[id].map { names[$0] } ?? containerNames[id] ?? "\(id)"
+  }
+
+  /// The fixed facts of `world`, with no epoch recorded yet.
+  init(world: World, initial: Model) {
+    names = world.controllers.map(\.node.name)
+    ids = world.controllers.map(\.node.id)
+    indexByID = world.indexByID
+    events = Array(repeating: [], count: world.controllers.count)
+    hookLogs = events.map { _ in [] }
+    self.initial = initial
+    final = initial
+    strangers = Set(world.strangers)
+    roots = world.roots
+    let containers = world.navigations as [any ViewController] + world.tabs + world.splits
+    containerIDs = Set(containers.map(\.node.id))
+    containerNames = Dictionary(uniqueKeysWithValues: containers.map { ($0.node.id, $0.node.name) })
+  }
+
+  /// The same world with nothing recorded: what a kept epoch keeps for the
+  /// reducer (its operations and the quiescent point it starts from).
+  var evidence: History {
+    var kept = self
+    kept.events = events.map { _ in [] }
+    kept.hookLogs = kept.events.map { _ in [] }
+    kept.registered = [:]
+    kept.unidentified = []
+    kept.watched = []
+    return kept
   }
 }
 

@@ -72,7 +72,7 @@ struct NestedKind: OperationKind {
 struct MisuseKind: OperationKind {
   let name = OperationKindName.misuse
   let weight = 8
-  static let variants = 16
+  static let variants = 22
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.roots.count)
@@ -129,7 +129,7 @@ struct MisuseKind: OperationKind {
       expected = [.tornDown(doomed.node.id)]
       attempt = { try await doomed.transition(from: doomedLeaf, to: doomedLeaf) }
     case 13:
-      expected = [.tornDown(stranger.node.id)]
+      expected = [.windowTornDown]
       attempt = { try await world.doomedWindow.setRootViewController(stranger) }
     case 14:
       expected = [.notAChild(child: stranger.node.id, parent: manual.node.id)]
@@ -138,10 +138,39 @@ struct MisuseKind: OperationKind {
         batch.appear(stranger)
         try await manual.commit(batch)
       }
-    default:
+    case 15:
       // SPEC A4 from outside any transaction: never traps, reported as a diagnostic event.
       await stranger.endAppearanceTransition()
       return .failed("\(UnbalancedAppearanceTransition.endWithoutBegin)")
+    case 16:
+      expected = [.windowTornDown]
+      attempt = { try await world.doomedWindow.setTraitCollection(TraitCollection(horizontalSizeClass: .compact)) }
+    case 17:
+      expected = [.tornDown(doomedLeaf.node.id)]
+      attempt = { try await doomedLeaf.view.removeFromSuperview() }
+    case 18:
+      expected = [.batchNeedsManualForwarding(auto.node.id)]
+      attempt = {
+        var batch = AppearanceBatch()
+        batch.disappear(stranger)
+        try await auto.commit(batch)
+      }
+    case 19:
+      // Calls that cannot throw on a torn-down tree, and a second teardown: no hook, no change.
+      await doomedLeaf.beginAppearanceTransition(true, animated: false)
+      await doomedLeaf.endAppearanceTransition()
+      await doomedLeaf.willMove(toParent: nil)
+      await doomedLeaf.didMove(toParent: nil)
+      do {
+        try await world.doomedWindow.tearDown()
+      } catch {
+        run.report(Finding(category: .expectedError, message: "a second teardown threw \(error)", operations: [operation.id]))
+      }
+      return .failed("\(IgnoredCall.tornDown)")
+    case 20:
+      return await appearingWithoutWindow(operation, run: run)
+    default:
+      return await zeroSizedBuffers(operation, run: run)
     }
     do {
       try await attempt()
@@ -153,5 +182,42 @@ struct MisuseKind: OperationKind {
       run.report(Finding(category: .expectedError, message: "misuse \(run.describe(operation)) threw \(error); expected \(expected)", operations: [operation.id]))
       return outcome(of: error)
     }
+  }
+}
+
+/// A controller no world tree knows: the misuses below report on its own
+/// stream, which the history does not record.
+private actor Loner: ViewController {
+  nonisolated let node = ControllerNode(name: "loner")
+}
+
+extension MisuseKind {
+  /// `beginAppearanceTransition(true)` with no parent and no window: refused
+  /// with a `callIgnored` event, the controller stays `disappeared`.
+  fileprivate func appearingWithoutWindow(_ operation: Operation, run: Run) async -> Outcome {
+    let loner = Loner()
+    var events = loner.events().makeAsyncIterator()
+    await loner.beginAppearanceTransition(true, animated: false)
+    let heard = [await events.next()?.kind, await events.next()?.kind]
+    let expected: [LifecycleEvent.Kind?] = [.subscribed(state: .disappeared, parent: nil), .callIgnored(.appearingWithoutWindow)]
+    if heard != expected || loner.node.appearanceState != .disappeared {
+      run.report(Finding(
+        category: .expectedError, message: "begin(true) off-window: heard \(heard), state \(loner.node.appearanceState)",
+        operations: [operation.id]))
+    }
+    return .failed("\(IgnoredCall.appearingWithoutWindow)")
+  }
+
+  /// Zero-sized subscriber buffers hold one element instead of trapping.
+  fileprivate func zeroSizedBuffers(_ operation: Operation, run: Run) async -> Outcome {
+    let loner = Loner()
+    var newest = loner.events(policy: .keepNewest(0)).makeAsyncIterator()
+    var lagging = loner.events(policy: .disconnectOnLag(0)).makeAsyncIterator()
+    await loner.willMove(toParent: nil)
+    let heard = [await newest.next()?.kind, await lagging.next()?.kind]
+    if heard != [.eventsLost(count: 1), .lagged] {
+      run.report(Finding(category: .expectedError, message: "zero-sized buffers: heard \(heard)", operations: [operation.id]))
+    }
+    return .failed("capacity 1")
   }
 }

@@ -46,7 +46,8 @@ struct Options: Sendable {
   var kinds: Set<OperationKindName>?
   /// The watchdog fails the run after this long without progress.
   var stallSeconds: Double = 10
-  /// How often the workers pause for a quiescent invariant check.
+  /// How often the workers pause for a quiescent point: the invariants are
+  /// checked there, and the epoch before it.
   var quiescentEvery: Double = 2
   /// Time budget for reducing a failure to a short operation sequence (0: off).
   var reduceSeconds: Double = 20
@@ -57,8 +58,9 @@ struct Options: Sendable {
 
   static let usage = """
     usage: containment-stress [options]
-      --seconds S        run for S seconds (default 30)
-      --operations N     run N operations instead of a fixed time
+      --seconds S        run for S seconds (default 30); the run, checks included, ends
+                         within S + 10 % + 5 s or fails (soak: --seconds 3600)
+      --operations N     run N operations instead of a fixed time (no time limit)
       --seed N           seed of every random choice (decimal or 0x hex; default 0x5eedc0de)
       --tasks N          concurrent worker tasks (default 16)
       --trees N          independent trees, each in its own window (default 4)
@@ -75,10 +77,12 @@ struct Options: Sendable {
                          queue, SPEC R1); stuck-hook, leak (self-tests of the watchdog and
                          of the leak check)
       --stall S          watchdog: fail after S seconds without progress (default 10)
-      --quiescent-every S  pause the workload every S seconds to check invariants (default 2)
+      --quiescent-every S  pause the workload every S seconds: check the invariants and
+                         the epoch before (default 2; 0: one epoch, memory grows with the run)
       --reduce-seconds S time budget to shrink a failure to a short sequence (default 20, 0 = off)
       --json             print the report as JSON (the last line stays the summary line)
-      --quiet            no progress output
+      --quiet            no progress output (otherwise on standard error; Ctrl-C stops the
+                         workload and reports what was recorded)
       --reduce KIND      reduce a finding of this kind (atomicity, grammar, invariant, ...)
       --verbose          show the reducer's trials
       --help             this text

@@ -69,14 +69,12 @@ struct Reducer {
         let rounds = category == .linearizability || category == .unexplained ? 1 : 10
         let trial = StressRun.Trial(start: model, operations: operations, rounds: rounds, jitterSeed: jitter.next())
         let result = await StressRun.execute(options: trialOptions, trial: trial, watchdog: nil)
-        var checks = Checks(history: result.history)
-        checks.runAll()
+        let found = result.summary.findings
         if options.verbose {
-          let outcomes = result.history.records.filter { !$0.nested }.map { "\($0.summary)=\($0.outcome)" }
-          let found = (result.findings + checks.findings).map(\.category.rawValue)
-          Terminal.error("trial \(trials): \(operations.count) ops; findings \(found.prefix(6)); \(outcomes.prefix(8))\n")
+          let kinds = found.counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+          Terminal.error("trial \(trials): \(operations.count) ops; findings \(kinds)\n")
         }
-        if (result.findings + checks.findings).contains(where: { $0.category == category }) { return true }
+        if found.count(category) > 0 { return true }
       }
       return false
     }
@@ -121,9 +119,9 @@ extension Finding {
         return finding
       }
     }
-    return findings.first(where: \.isViolation)
+    return findings.first { $0.isViolation && $0.category != .slowdown && $0.category != .timeLimit }
   }
 
   /// Deadlocks and leaks are counted apart; everything else is a violation.
-  var isViolation: Bool { category != .deadlock && category != .leak }
+  var isViolation: Bool { category.isViolation }
 }

@@ -2,9 +2,7 @@ import Containment
 
 /// The numbers and findings of a run, as text or JSON.
 struct Report {
-  struct KindCount {
-    var total = 0, succeeded = 0, failed = 0, cancelled = 0
-  }
+  typealias KindCount = OperationStats.KindCount
 
   var options: Options
   var operations = 0
@@ -14,89 +12,91 @@ struct Report {
   var p50 = Duration.zero
   var p99 = Duration.zero
   var maxLatency = Duration.zero
-  var events = 0
-  var subscriberEvents = 0
-  var subscribers = 0
-  var lostEvents = 0
-  var lostMarkers = 0
-  var lagged = 0
+  var summary: RunSummary
   var quiescentChecks = 0
-  var replayed = 0
-  var replayedContainers = Checks.ReplayedContainers()
-  var findings: [Finding] = []
+  /// Every finding counted; the first few of each kind kept in full.
+  var findings: FindingLog
   var leaks: [String] = []
   var reduction: (operations: [Operation], reproduced: Bool, trials: Int)?
   var names: [String] = []
   var reducedFinding: Finding?
+  var interrupted = false
+  /// Peak resident memory of the process (before any reduction), if known.
+  var peakMemory: Int?
+  /// Wall time from the start of the process to the end of the checks.
+  var wallTime: Duration
 
-  var violations: Int { findings.filter(\.isViolation).count }
-  var deadlocks: Int { findings.filter { $0.category == .deadlock }.count }
+  var violations: Int { findings.violations }
+  var deadlocks: Int { findings.count(.deadlock) }
 
-  init(options: Options, result: RunResult, checks: Checks) {
+  init(options: Options, result: RunResult, wallTime: Duration) {
     self.options = options
-    let records = result.history.records
-    let top = records.filter { !$0.nested }
-    operations = top.count
-    nested = records.count - top.count
+    summary = result.summary
+    let stats = summary.operations
+    operations = stats.operations
+    nested = stats.nested
     seconds = result.elapsed.seconds
-    var counts: [OperationKindName: KindCount] = [:]
-    for record in top {
-      var count = counts[record.operation.kind] ?? KindCount()
-      count.total += 1
-      switch record.outcome {
-      case .succeeded: count.succeeded += 1
-      case .failed: count.failed += 1
-      case .cancelled: count.cancelled += 1
-      }
-      counts[record.operation.kind] = count
-    }
-    byKind = OperationKindName.allCases.compactMap { kind in counts[kind].map { (kind, $0) } }
-    let latencies = top.map { $0.end - $0.start }.sorted()
-    if !latencies.isEmpty {
-      p50 = latencies[latencies.count / 2]
-      p99 = latencies[min(latencies.count - 1, latencies.count * 99 / 100)]
-      maxLatency = latencies.last!
-    }
-    events = result.history.events.reduce(0) { $0 + $1.count }
-    subscriberEvents = checks.subscriberEvents
-    subscribers = result.history.others.count
-    lostEvents = checks.lostEvents
-    lostMarkers = checks.lostMarkers
-    lagged = checks.laggedDisconnects
+    byKind = OperationKindName.allCases.compactMap { kind in stats.byKind[kind].map { (kind, $0) } }
+    p50 = stats.latency.percentile(0.5)
+    p99 = stats.latency.percentile(0.99)
+    maxLatency = stats.latency.maximum
     quiescentChecks = result.quiescentChecks
-    replayed = checks.replayedTransactions
-    replayedContainers = checks.replayedContainers
-    findings = result.findings + checks.findings + result.leaks.map { Finding(category: .leak, message: "\($0) is still alive after the run released it") }
+    findings = summary.findings
+    for leak in result.leaks { findings.append(Finding(category: .leak, message: "\(leak) is still alive after the run released it")) }
     leaks = result.leaks
-    names = result.history.names
+    names = summary.names
+    interrupted = result.interrupted
+    peakMemory = ProcessStatus.memory()?.peak
+    self.wallTime = wallTime
   }
 
   var summaryLine: String {
     "stress: \(operations) operations, \(violations) violations, \(deadlocks) deadlocks, \(leaks.count) leaks"
   }
 
+  /// The soak line: epochs, throughput at the start and at the end, peak memory.
+  private var soak: String {
+    var parts = ["\(summary.epochsChecked) epochs checked in \(format(wallTime.seconds, 1))s of wall time"]
+    if let first = summary.epochs.first, let last = summary.epochs.last, summary.epochs.count > 1 {
+      parts.append("throughput first epoch \(Int(first.perSecond))/s, last \(Int(last.perSecond))/s")
+    }
+    if let drift = summary.throughputDrift {
+      func change(_ pair: (first: Double, last: Double)) -> String {
+        let percent = Int(((pair.last / pair.first) - 1) * 100)
+        return "\(Int(pair.first)) → \(Int(pair.last)) (\(percent >= 0 ? "+" : "")\(percent) %)"
+      }
+      parts.append("median of the first and last quarter \(change(drift.wall))/s, per CPU-second \(change(drift.cpu))")
+    }
+    parts.append("peak RSS \(peakMemory.map(megabytes) ?? "unknown")")
+    return parts.joined(separator: "; ")
+  }
+
   func text() -> String {
     var lines: [String] = []
     let fault = options.fault.map { "  fault=\($0.rawValue)" } ?? ""
     lines.append("containment-stress  seed=0x\(String(options.seed, radix: 16))  tasks=\(options.tasks)  trees=\(options.trees)  controllers=\(names.count)\(fault)")
+    if interrupted { lines.append("interrupted  by Ctrl-C after \(format(seconds, 1))s: what was recorded until then is checked") }
     lines.append("operations   \(operations) in \(format(seconds, 1))s = \(Int(Double(operations) / max(seconds, 0.001)))/s, plus \(nested) requested from inside hooks")
     lines.append("latency      p50 \(p50.micros)  p99 \(p99.micros)  max \(maxLatency.micros)")
     lines.append("by kind      kind               total  succeeded  refused  cancelled")
     for (kind, count) in byKind {
       lines.append("             \(pad(kind.rawValue, 17)) \(pad("\(count.total)", 6, left: true)) \(pad("\(count.succeeded)", 10, left: true)) \(pad("\(count.failed)", 8, left: true)) \(pad("\(count.cancelled)", 10, left: true))")
     }
-    lines.append("events       \(events) recorded; \(subscribers) other subscribers got \(subscriberEvents), lost \(lostEvents) in \(lostMarkers) exact markers, \(lagged) disconnected for lag")
-    lines.append("checks       \(quiescentChecks) quiescent invariant checks; \(replayed) transactions replayed on the model (\(replayedContainers.splitLayouts) split layouts, \(replayedContainers.traitChanges) trait changes, \(replayedContainers.interactivePops) interactive pops, \(replayedContainers.eventless) eventless reorders placed by time); hook grammar, hook logs, subscribers, expected errors, leaks")
-    if findings.isEmpty {
+    lines.append("events       \(summary.counts.recordedEvents) recorded; \(summary.subscribers) other subscribers got \(summary.counts.subscriberEvents), lost \(summary.counts.lostEvents) in \(summary.counts.lostMarkers) exact markers, \(summary.counts.laggedDisconnects) disconnected for lag")
+    let containers = summary.counts.replayedContainers
+    lines.append("checks       \(quiescentChecks) quiescent invariant checks; \(summary.counts.replayedTransactions) transactions replayed on the model (\(containers.splitLayouts) split layouts, \(containers.traitChanges) trait changes, \(containers.interactivePops) interactive pops, \(containers.eventless) eventless reorders placed by time); hook grammar, hook logs, subscribers, expected errors, leaks")
+    lines.append("soak         \(soak)")
+    if findings.total == 0 {
       lines.append("findings     none")
     } else {
-      lines.append("findings     \(findings.count)")
+      lines.append("findings     \(findings.total)")
       for category in Finding.Category.allCases {
-        let some = findings.filter { $0.category == category }
-        guard !some.isEmpty else { continue }
-        lines.append("  \(category.rawValue): \(some.count)")
+        let count = findings.count(category)
+        guard count > 0 else { continue }
+        let some = findings.kept.filter { $0.category == category }
+        lines.append("  \(category.rawValue): \(count)")
         for finding in some.prefix(5) { lines.append("    - \(finding.message)") }
-        if some.count > 5 { lines.append("    ... and \(some.count - 5) more") }
+        if count > 5 { lines.append("    ... and \(count - 5) more") }
       }
       lines.append("seed         0x\(String(options.seed, radix: 16)) (re-run: containment-stress --seed 0x\(String(options.seed, radix: 16))\(options.fault.map { " --fault \($0.rawValue)" } ?? ""))")
       if let reduction {
@@ -125,11 +125,17 @@ struct Report {
       "\(json(kind.rawValue)): {\"total\": \(count.total), \"succeeded\": \(count.succeeded), \"refused\": \(count.failed), \"cancelled\": \(count.cancelled)}"
     }
     fields.append("\"byKind\": {\(kinds.joined(separator: ", "))}")
-    fields.append("\"events\": \(events), \"subscribers\": \(subscribers), \"subscriberEvents\": \(subscriberEvents)")
-    fields.append("\"lostEvents\": \(lostEvents), \"lostMarkers\": \(lostMarkers), \"laggedDisconnects\": \(lagged)")
-    fields.append("\"quiescentChecks\": \(quiescentChecks), \"transactionsReplayed\": \(replayed), \"splitLayoutsReplayed\": \(replayedContainers.splitLayouts), \"traitChangesReplayed\": \(replayedContainers.traitChanges), \"interactivePopsReplayed\": \(replayedContainers.interactivePops), \"eventlessReorders\": \(replayedContainers.eventless)")
+    fields.append("\"events\": \(summary.counts.recordedEvents), \"subscribers\": \(summary.subscribers), \"subscriberEvents\": \(summary.counts.subscriberEvents)")
+    fields.append("\"lostEvents\": \(summary.counts.lostEvents), \"lostMarkers\": \(summary.counts.lostMarkers), \"laggedDisconnects\": \(summary.counts.laggedDisconnects)")
+    let containers = summary.counts.replayedContainers
+    fields.append("\"quiescentChecks\": \(quiescentChecks), \"transactionsReplayed\": \(summary.counts.replayedTransactions), \"splitLayoutsReplayed\": \(containers.splitLayouts), \"traitChangesReplayed\": \(containers.traitChanges), \"interactivePopsReplayed\": \(containers.interactivePops), \"eventlessReorders\": \(containers.eventless)")
+    fields.append("\"epochsChecked\": \(summary.epochsChecked), \"wallSeconds\": \(format(wallTime.seconds, 3)), \"peakResidentBytes\": \(peakMemory.map(String.init) ?? "null"), \"interrupted\": \(interrupted)")
+    let rates = summary.epochs.map { "[\($0.operations), \(format($0.wall.seconds, 3)), \(format($0.cpu.seconds, 3))]" }
+    fields.append("\"epochs\": [\(rates.joined(separator: ", "))]")
     fields.append("\"violations\": \(violations), \"deadlocks\": \(deadlocks), \"leaks\": \(leaks.count)")
-    let items = findings.map { "{\"category\": \(json($0.category.rawValue)), \"message\": \(json($0.message))}" }
+    let counts = Finding.Category.allCases.compactMap { category in findings.counts[category].map { "\(json(category.rawValue)): \($0)" } }
+    fields.append("\"findingCounts\": {\(counts.joined(separator: ", "))}")
+    let items = findings.kept.map { "{\"category\": \(json($0.category.rawValue)), \"message\": \(json($0.message))}" }
     fields.append("\"findings\": [\(items.joined(separator: ", "))]")
     if let reduction {
       fields.append("\"reduced\": {\"reproduced\": \(reduction.reproduced), \"trials\": \(reduction.trials), \"operations\": [\(reduction.operations.map { json(describe($0)) }.joined(separator: ", "))]}")

@@ -46,6 +46,13 @@ struct UnidentifiedRequest: Sendable {
 struct Finding: Sendable, CustomStringConvertible {
   enum Category: String, Sendable, CaseIterable {
     case unexpectedSetup, invariant, grammar, hookLog, linearizability, atomicity, unexplained, expectedError, subscriber, deadlock, leak
+    /// The run's last epochs ran markedly slower than its first (a cost that grows with the run's length).
+    case slowdown
+    /// The checks could not finish within the run's time limit.
+    case timeLimit
+
+    /// Deadlocks and leaks are counted apart; everything else is a violation.
+    var isViolation: Bool { self != .deadlock && self != .leak }
   }
   var category: Category
   var message: String
@@ -55,10 +62,16 @@ struct Finding: Sendable, CustomStringConvertible {
 }
 
 /// Shared state of one run: the world, the registry of transactions, the
-/// operation log, progress counters. All of it lock-protected.
+/// operation log, progress counters. All of it lock-protected. What the
+/// workload records is taken away at each quiescent point (`closeEpoch`) and
+/// checked there, so it holds one epoch at most.
 final class Run: Sendable {
   let world: World
   let options: Options
+  /// Checks each epoch at the quiescent point after it.
+  let checker: EpochChecker
+  /// Epochs checked and findings so far, for the progress line.
+  let checkProgress: Locked<CheckProgress>
   let transactions = Locked<[TransactionID: RegisteredTransaction]>([:])
   let unidentified = Locked<[UnidentifiedRequest]>([])
   let records = Locked<[OperationRecord]>([])
@@ -66,8 +79,6 @@ final class Run: Sendable {
   fileprivate let counters = Locked<Counters>(Counters())
   /// Operations in flight: id → (summary, start), for the watchdog.
   let inFlight = Locked<[Int: (String, Duration)]>([:])
-  /// The trees at each quiescent point: (time, state). The reducer starts from them.
-  let snapshots = Locked<[(Duration, Model)]>([])
   /// Leaves named by running operations (per-leaf profile).
   private let claims = Locked<Set<Int>>([])
   /// Handles of requests made from inside hooks: (id, succeeded? — nil while pending).
@@ -79,9 +90,14 @@ final class Run: Sendable {
     var progress = 0
   }
 
-  init(world: World, options: Options) {
+  init(world: World, options: Options, subscribers: Subscribers) {
     self.world = world
     self.options = options
+    let progress = Locked(CheckProgress())
+    checkProgress = progress
+    checker = EpochChecker(
+      template: History(world: world, initial: Model(nodes: [], ids: [])), recorders: subscribers.recorders,
+      others: subscribers.others, progress: progress)
   }
 
   func now() -> Duration { world.environment.elapsed() }
@@ -153,5 +169,77 @@ extension Run {
     guard options.profile == .perLeaf else { return }
     let held = leaves(of: operation)
     claims.withLock { $0.subtract(held) }
+  }
+}
+
+extension Run {
+  /// What the workload recorded since the last quiescent point.
+  struct Recorded: Sendable {
+    var transactions: [TransactionID: RegisteredTransaction] = [:]
+    var unidentified: [UnidentifiedRequest] = []
+    var records: [OperationRecord] = []
+    var findings: [Finding] = []
+    /// Requests made from inside hooks: did each succeed (nil: still pending)?
+    var watched: [(TransactionID, Bool?)] = []
+  }
+
+  /// Takes what was recorded since the last call (call at a quiescent point).
+  func takeRecorded() -> Recorded {
+    func take<Value>(_ locked: Locked<Value>, _ empty: Value) -> Value {
+      locked.withLock { value in
+        defer { value = empty }
+        return value
+      }
+    }
+    return Recorded(
+      transactions: take(transactions, [:]), unidentified: take(unidentified, []), records: take(records, []),
+      findings: take(findings, []), watched: take(watched, []).map { ($0.0, $0.1()) })
+  }
+
+  /// Findings not yet handed to the checker plus those it has: for the progress line and a failed run's summary.
+  var findingsSoFar: Int { findings.withLock { $0.count } + checkProgress.withLock { $0.findings } }
+
+  /// The end of an epoch: what was recorded, each controller's hooks since
+  /// the last cut, the runtime's trees (`snapshot`, taken at `time`).
+  func cut(at time: Duration, replayEnd: Duration, snapshot: Model) -> Cut {
+    let hookLogs = world.controllers.map { controller in
+      controller.hookLog.withLock { log in
+        defer { log = [] }
+        return log
+      }
+    }
+    return Cut(
+      time: time, replayEnd: replayEnd, snapshot: snapshot, recorded: takeRecorded(), hookLogs: hookLogs,
+      wall: .now, cpu: ProcessStatus.cpuTime())
+  }
+
+  /// At a quiescent point (the workers paused, the splits drained): ends the
+  /// epoch and checks the one before it.
+  func closeEpoch() async {
+    await awaitWatched()
+    let time = now()
+    await checker.close(cut(at: time, replayEnd: time, snapshot: Model.snapshot(of: world)))
+  }
+
+  /// Waits (up to a second) until every request made from inside a hook has
+  /// run: a request queued behind its hook's transaction may still be
+  /// pending when the operation that armed the hook has returned, and an
+  /// epoch must end between transactions.
+  func awaitWatched() async {
+    let clock = ContinuousClock()
+    let deadline = clock.now + .seconds(1)
+    while clock.now < deadline, watched.withLock({ $0.contains { $0.1() == nil } }) {
+      try? await Task.sleep(for: .milliseconds(1))
+    }
+  }
+}
+
+extension Subscription {
+  /// The elements received since the last call.
+  func take() -> [LifecycleEvent] {
+    received.withLock { received in
+      defer { received = [] }
+      return received
+    }
   }
 }

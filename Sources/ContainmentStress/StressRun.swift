@@ -15,18 +15,21 @@ let leakedForSelfTest = Locked<[StressController]>([])
 
 /// What one run produced.
 struct RunResult: Sendable {
-  var history: History
-  var findings: [Finding]
+  var summary: RunSummary
   var quiescentChecks: Int
+  /// How long the workload ran.
   var elapsed: Duration
   var leaks: [String]
   /// World indices of the leaves (of the custom containers, stacks and tabs).
   var leaves: [Int]
+  /// The workload was stopped by Ctrl-C.
+  var interrupted = false
 }
 
 /// One complete run: build the world, subscribe, set up, run the workload
-/// (or a given list of operations, for the reducer), check, tear down,
-/// check for leaks.
+/// (or a given list of operations, for the reducer) while checking each
+/// epoch at the quiescent point after it, tear down, check the rest, check
+/// for leaks.
 enum StressRun {
   /// A list of operations to run instead of the random workload, each started
   /// at its offset, on trees built from `start`.
@@ -40,35 +43,31 @@ enum StressRun {
   }
 
   static func execute(options: Options, trial: Trial? = nil, watchdog: Watchdog?) async -> RunResult {
-    let (history, findings, quiescentChecks, elapsed, references, leaves) = await live(options: options, trial: trial, watchdog: watchdog)
+    var (result, references) = await live(options: options, trial: trial, watchdog: watchdog)
     // Everything the run held is released now; nothing may survive.
-    var leaks: [String] = []
     for _ in 0..<50 {
-      leaks = references.filter { $0.object != nil }.map(\.label)
-      if leaks.isEmpty { break }
+      result.leaks = references.filter { $0.object != nil }.map(\.label)
+      if result.leaks.isEmpty { break }
       try? await Task.sleep(for: .milliseconds(10))
     }
-    return RunResult(history: history, findings: findings, quiescentChecks: quiescentChecks, elapsed: elapsed, leaks: leaks, leaves: leaves)
+    return result
   }
 
-  private static func live(options: Options, trial: Trial?, watchdog: Watchdog?) async
-    -> (History, [Finding], Int, Duration, [WeakReference], [Int])
-  {
+  private static func live(options: Options, trial: Trial?, watchdog: Watchdog?) async -> (RunResult, [WeakReference]) {
     let environment = ContainmentEnvironment(clock: ContinuousClock())
     let rng = SplitMix64(seed: options.seed)
     let world = World(options: options, environment: environment)
     var subscriberRNG = rng.derived(0x5B)
     let subscribers = Subscribers(world: world, rng: &subscriberRNG)
-    let run = Run(world: world, options: options)
+    let run = Run(world: world, options: options, subscribers: subscribers)
     let workload = Workload(run: run, options: options)
-    var setupEnd = Duration.zero, workEnd = Duration.zero
-    var initial = Model(nodes: [], ids: [])
+    var workEnd = Duration.zero
     var final = Model(nodes: [], ids: [])
     let clock = ContinuousClock()
     var elapsed = Duration.zero
+    let watching = watchdog.map { watchdog in Task { await watchdog.watch(run) } }
     await withTaskGroup(of: Void.self) { group in
       for subscription in subscribers.all { group.addTask { await subscription.consume() } }
-      if let watchdog { group.addTask { await watchdog.watch(run) } }
       do {
         if let trial {
           try await world.setUp(from: trial.start)
@@ -82,9 +81,7 @@ enum StressRun {
         run.report(Finding(category: .unexpectedSetup, message: "setup failed: \(error)"))
       }
       checkInvariants(run: run, when: "after setup")
-      setupEnd = run.now()
-      initial = Model.snapshot(of: world)
-      run.snapshots.withLock { $0.append((setupEnd, initial)) }
+      await run.checker.begin(at: run.now(), snapshot: Model.snapshot(of: world))
       watchdog?.enter("run")
       if options.fault == .stuckHook, trial == nil {
         world[world.autoLeaves[0]].stuck.withLock { $0 = true }
@@ -116,42 +113,18 @@ enum StressRun {
       }
       elapsed = clock.now - start
       await world.drainSplits()
+      await run.awaitWatched()
       checkInvariants(run: run, when: "end of the workload")
       final = Model.snapshot(of: world)
       workEnd = run.now()
       watchdog?.enter("teardown")
       await world.tearDown()
       watchdog?.enter("checks")
-      watchdog?.stop()
     }
-    let history = History(
-      names: world.controllers.map(\.node.name),
-      ids: world.controllers.map(\.node.id),
-      indexByID: world.indexByID,
-      events: subscribers.recorders.map { $0.events.filter { !$0.kind.isMarker } },
-      recorderMarkers: subscribers.recorders.flatMap { recorder in
-        recorder.events.filter { $0.kind.isMarker }.compactMap { event -> String? in
-          switch event.kind {
-          case .subscribed, .terminated: nil
-          default: "\(event.kind) on \(world[recorder.controller].node.name)"
-          }
-        }
-      },
-      hookLogs: world.controllers.map { $0.hookLog.withLock { $0 } },
-      setupEnd: setupEnd,
-      workEnd: workEnd,
-      initial: initial,
-      final: final,
-      registered: run.transactions.withLock { $0 },
-      unidentified: run.unidentified.withLock { $0 },
-      snapshots: run.snapshots.withLock { $0 },
-      records: run.records.withLock { $0 },
-      watched: run.watched.withLock { $0 }.map { ($0.0, $0.1()) },
-      strangers: Set(world.strangers),
-      roots: world.roots,
-      containerIDs: Set((world.navigations as [any ViewController] + world.tabs + world.splits).map(\.node.id)),
-      containerNames: Dictionary(uniqueKeysWithValues: (world.navigations as [any ViewController] + world.tabs + world.splits).map { ($0.node.id, $0.node.name) }),
-      others: subscribers.others.map { ($0.role, $0.controller, $0.isTree, $0.events) })
+    // Every stream has ended: the last epoch (with the teardown) is complete.
+    let summary = await run.checker.finish(run.cut(at: run.now(), replayEnd: workEnd, snapshot: final))
+    watchdog?.stop()
+    await watching?.value
     var references = world.controllers.map { WeakReference($0, label: $0.node.name) }
     for container in world.navigations as [any ViewController] + world.tabs + world.splits {
       references.append(WeakReference(container, label: container.node.name))
@@ -160,6 +133,9 @@ enum StressRun {
     references += world.windows.enumerated().map { WeakReference($1, label: "window \($0)") }
     references.append(WeakReference(world.doomedWindow, label: "doomed window"))
     references += world.controllers.compactMap { controller in controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") } }
-    return (history, run.findings.withLock { $0 }, workload.quiescentChecks, elapsed, references, world.leaves + world.stackLeaves + world.tabLeaves.flatMap { $0 })
+    let result = RunResult(
+      summary: summary, quiescentChecks: workload.quiescentChecks, elapsed: elapsed, leaks: [],
+      leaves: world.leaves + world.stackLeaves + world.tabLeaves.flatMap { $0 }, interrupted: trial == nil && Interruption.requested)
+    return (result, references)
   }
 }

@@ -10,7 +10,10 @@ import Containment
 /// Watches a run's heartbeat. With no progress for `stall` while something is
 /// in flight, it prints what is pending (the operations in flight and every
 /// controller's links) and ends the process as a failed run with one deadlock.
-/// It also draws the progress line.
+/// A run of `--seconds S` that has not ended (checks included) after
+/// S + 10 % + 5 s is ended the same way, as failed for its time limit.
+/// It also draws the progress line: refreshed in place on a terminal, a line
+/// every 10 s otherwise.
 final class Watchdog: Sendable {
   private let state = Locked(State())
   let options: Options
@@ -22,14 +25,21 @@ final class Watchdog: Sendable {
 
   init(options: Options) { self.options = options }
 
+  /// How long a run may take in all, or nil (`--operations`).
+  var timeLimit: Duration? {
+    options.operations == nil ? .seconds(options.seconds * 1.1 + 5) : nil
+  }
+
   func enter(_ phase: String) { state.withLock { $0.phase = phase } }
   func stop() { state.withLock { $0.stopped = true } }
 
   func watch(_ run: Run) async {
     let start = ContinuousClock.now
     var lastProgress = -1
-    var lastChange = ContinuousClock.now
-    var lastLine = ContinuousClock.now
+    var lastChange = start
+    var lastLine = start
+    var samples: [(ContinuousClock.Instant, Int)] = []
+    var lastPhase = ""
     let live = Terminal.stderrIsTerminal && !options.quiet
     while true {
       try? await Task.sleep(for: .milliseconds(100))
@@ -44,19 +54,42 @@ final class Watchdog: Sendable {
       } else if now - lastChange >= .seconds(options.stallSeconds) {
         deadlock(run, phase: phase, stalled: now - lastChange)
       }
-      let elapsed = now - start
-      let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      if let limit = timeLimit, now - start > limit { outOfTime(run, phase: phase, limit: limit) }
+      guard !options.quiet else { continue }
       let done = run.completed
-      let findings = run.findings.withLock { $0.count }
-      let line = "\(phase) \(format(seconds, 1))s  \(done) operations  \(Int(Double(done) / max(seconds, 0.001)))/s  in flight \(pending)  findings \(findings)"
-      if live {
-        Terminal.error("\r\u{1B}[2K" + line)
-      } else if !options.quiet, now - lastLine >= .seconds(5) {
-        Terminal.error(line + "\n")
-        lastLine = now
-      }
+      samples.append((now, done))
+      samples.removeAll { now - $0.0 > .seconds(10) }
+      // Off a terminal: a line every 10 s, and one as each phase begins.
+      guard live ? now - lastLine >= .milliseconds(250) : now - lastLine >= .seconds(10) || phase != lastPhase else { continue }
+      lastLine = now
+      lastPhase = phase
+      let line = progressLine(run, phase: phase, elapsed: now - start, done: done, rate: samples.first.map { Double(done - $0.1) / max((now - $0.0).seconds, 0.1) } ?? 0)
+      Terminal.error(live ? "\r\u{1B}[2K" + line : line + "\n")
     }
     if live { Terminal.error("\r\u{1B}[2K") }
+  }
+
+  private func progressLine(_ run: Run, phase: String, elapsed: Duration, done: Int, rate: Double) -> String {
+    let total = options.operations.map { "  \(done)/\($0) operations" } ?? "/\(format(options.seconds, 0))s  \(done) operations"
+    let checked = run.checkProgress.withLock { $0.epochsChecked }
+    let memory = ProcessStatus.memory().map { "  RSS \(megabytes($0.resident))" } ?? ""
+    return "\(phase) \(format(elapsed.seconds, 1))s\(total)  \(Int(rate))/s  epochs checked \(checked)  findings \(run.findingsSoFar)\(memory)"
+  }
+
+  /// The run (its checks included) has overrun its time: fail rather than run on.
+  private func outOfTime(_ run: Run, phase: String, limit: Duration) -> Never {
+    let checked = run.checkProgress.withLock { $0.epochsChecked }
+    let findings = run.findingsSoFar
+    print(
+      """
+
+      TIME LIMIT: the run did not end within \(format(limit.seconds, 1))s (--seconds \(format(options.seconds, 0)) + 10 % + 5 s); \
+      still in \(phase) with \(checked) epochs checked, \(findings) findings so far. The unchecked rest is not reported.
+      seed: 0x\(String(options.seed, radix: 16))
+      stress: \(run.completed) operations, \(findings + 1) violations, 0 deadlocks, 0 leaks
+      """)
+    Terminal.flush()
+    exit(1)
   }
 
   private func deadlock(_ run: Run, phase: String, stalled: Duration) -> Never {
@@ -85,8 +118,7 @@ final class Watchdog: Sendable {
     lines += queues.isEmpty ? ["  none"] : queues
     lines.append("seed: 0x\(String(options.seed, radix: 16))")
     let completed = run.completed
-    let violations = run.findings.withLock { $0.count }
-    lines.append("stress: \(completed) operations, \(violations) violations, 1 deadlocks, 0 leaks")
+    lines.append("stress: \(completed) operations, \(run.findingsSoFar) violations, 1 deadlocks, 0 leaks")
     print(lines.joined(separator: "\n"))
     Terminal.flush()
     exit(1)

@@ -1,9 +1,9 @@
 import Containment
 
 /// Drives the random operations: `tasks` workers, each issuing operations
-/// from its own seeded stream until the time or operation budget is spent;
-/// every `quiescentEvery` seconds the workers pause so the invariants can be
-/// checked at a quiescent point.
+/// from its own seeded stream until the time or operation budget is spent
+/// (or Ctrl-C); every `quiescentEvery` seconds the workers pause so the
+/// invariants can be checked at a quiescent point, and the epoch before it.
 struct Workload: Sendable {
   let run: Run
   let options: Options
@@ -44,7 +44,7 @@ struct Workload: Sendable {
         while !self.control.withLock({ $0.stop }) {
           try? await Task.sleep(for: .milliseconds(20))
           let elapsed = ContinuousClock.now - start
-          if options.operations == nil, elapsed >= .seconds(options.seconds) {
+          if Interruption.requested || (options.operations == nil && elapsed >= .seconds(options.seconds)) {
             self.control.withLock { $0.stop = true }
           }
           if options.quiescentEvery > 0, ContinuousClock.now - lastCheck >= .seconds(options.quiescentEvery) {
@@ -93,8 +93,7 @@ struct Workload: Sendable {
     while control.withLock({ $0.busy > 0 }) { try? await Task.sleep(for: .milliseconds(1)) }
     await run.world.drainSplits()
     checkInvariants(run: run, when: "quiescent point at \(run.now())")
-    let snapshot = (run.now(), Model.snapshot(of: run.world))
-    run.snapshots.withLock { $0.append(snapshot) }
+    await run.closeEpoch()
     control.withLock {
       $0.pauseRequested = false
       $0.quiescentChecks += 1

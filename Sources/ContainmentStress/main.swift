@@ -8,7 +8,8 @@ import Darwin
 import Containment
 
 // containment-stress: hammers the runtime with concurrent operations,
-// cancellations and misuse, then proves the invariants (see README.md).
+// cancellations and misuse, proving the invariants epoch by epoch as it goes
+// (see STRESS.md).
 
 let options: Options
 switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
@@ -25,18 +26,20 @@ case .failure(let error):
 }
 
 if options.fault == .skipQueue { FaultInjection.skipsQueue = true }
+Interruption.install(quiet: options.quiet)
 
+let started = ContinuousClock.now
 let watchdog = Watchdog(options: options)
 let result = await StressRun.execute(options: options, watchdog: watchdog)
-var checks = Checks(history: result.history)
-checks.runAll()
-var report = Report(options: options, result: result, checks: checks)
+var report = Report(options: options, result: result, wallTime: ContinuousClock.now - started)
 
-let chosen = options.reduceCategory.flatMap { name in report.findings.first { $0.category.rawValue == name } }
-if let first = chosen ?? Finding.mostTelling(report.findings), options.reduceSeconds > 0 {
+let chosen = options.reduceCategory.flatMap { name in report.findings.kept.first { $0.category.rawValue == name } }
+if let first = chosen ?? Finding.mostTelling(report.findings.kept), options.reduceSeconds > 0,
+  let evidence = result.summary.evidence[first.category], !Interruption.requested
+{
   if !options.quiet { Terminal.error("reducing the failure (up to \(format(options.reduceSeconds, 0))s)...\n") }
   let reducer = Reducer(options: options, budget: .seconds(options.reduceSeconds))
-  let (start, candidates) = Reducer.candidates(for: first, in: result.history, leaves: Set(result.leaves))
+  let (start, candidates) = Reducer.candidates(for: first, in: evidence, leaves: Set(result.leaves))
   report.reduction = await reducer.reduce(from: start, candidates, category: first.category)
   report.reducedFinding = first
 }

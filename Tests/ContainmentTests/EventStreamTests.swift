@@ -5,16 +5,6 @@ import ContainmentTestKit
 /// SPEC §7: lifecycle event streams.
 @Suite(.timeLimit(.minutes(1)))
 struct EventStreamTests {
-  /// Reads `count` elements.
-  private func take(_ count: Int, from iterator: inout LifecycleEvents.AsyncIterator) async -> [LifecycleEvent] {
-    var events: [LifecycleEvent] = []
-    for _ in 0..<count {
-      guard let event = await iterator.next() else { break }
-      events.append(event)
-    }
-    return events
-  }
-
   /// Emits exactly `count` events on `c` (each `willMove(toParent: nil)` call is one hook).
   private func emit(_ count: Int, on c: RecordingController) async {
     for _ in 0..<count { await c.willMove(toParent: nil) }

@@ -5,18 +5,9 @@ import ContainmentTestKit
 /// SPEC §8 at the containment layer: a typed error, and the tree unchanged.
 @Suite(.timeLimit(.minutes(1)))
 struct MisuseTests {
-  /// A small on-screen tree R > P > C, returned with its window.
-  private func tree(_ f: Fixture) async throws -> (Window, RecordingController, RecordingController, RecordingController) {
-    let r = f.controller("R"), p = f.controller("P"), c = f.controller("C")
-    let window = try await f.onScreen(r)
-    try await f.install(p, in: r)
-    try await f.install(c, in: p)
-    return (window, r, p, c)
-  }
-
   @Test func addingSelfAsChildThrowsAndChangesNothing_misuse() async throws {
     let f = Fixture()
-    let (window, r, p, _) = try await tree(f)
+    let (window, r, p, _) = try await f.tree()
     let before = snapshot(r)
     await #expect(throws: ContainmentError.cannotAddSelfAsChild(p.node.id)) { try await p.addChild(p) }
     #expect(snapshot(r) == before)
@@ -26,7 +17,7 @@ struct MisuseTests {
 
   @Test func addingAnAncestorThrowsAndChangesNothing_misuse() async throws {
     let f = Fixture()
-    let (window, r, p, c) = try await tree(f)
+    let (window, r, p, c) = try await f.tree()
     let before = snapshot(r)
     await #expect(throws: ContainmentError.wouldCreateCycle(child: p.node.id, parent: c.node.id)) {
       try await c.addChild(p)
@@ -46,7 +37,7 @@ struct MisuseTests {
 
   @Test func addingAnExistingChildAgainThrowsAndChangesNothing_misuse() async throws {
     let f = Fixture()
-    let (window, r, p, c) = try await tree(f)
+    let (window, r, p, c) = try await f.tree()
     let before = snapshot(r)
     await #expect(throws: ContainmentError.alreadyChild(child: c.node.id, parent: p.node.id)) { try await p.addChild(c) }
     #expect(snapshot(r) == before)
@@ -56,7 +47,7 @@ struct MisuseTests {
 
   @Test func removingAParentlessControllerThrowsAndChangesNothing_misuse() async throws {
     let f = Fixture()
-    let (window, r, _, _) = try await tree(f)
+    let (window, r, _, _) = try await f.tree()
     let stranger = f.controller("S")
     let before = snapshot(r)
     await #expect(throws: ContainmentError.noParent(stranger.node.id)) { try await stranger.removeFromParent() }
@@ -67,7 +58,7 @@ struct MisuseTests {
 
   @Test func installingAStrangersViewThrowsAndChangesNothing_misuse() async throws {
     let f = Fixture()
-    let (window, r, p, _) = try await tree(f)
+    let (window, r, p, _) = try await f.tree()
     let stranger = f.controller("S")
     let strangerView = await stranger.view
     _ = f.log.take()
@@ -84,7 +75,7 @@ struct MisuseTests {
 
   @Test func usingATornDownTreeThrowsAndChangesNothing_misuse() async throws {
     let f = Fixture()
-    let (window, r, p, c) = try await tree(f)
+    let (window, r, p, c) = try await f.tree()
     try await window.tearDown()
     #expect(f.log.take() == [
       "R.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear",
@@ -94,7 +85,7 @@ struct MisuseTests {
     let fresh = f.controller("F")
     await #expect(throws: ContainmentError.tornDown(p.node.id)) { try await p.addChild(fresh) }
     await #expect(throws: ContainmentError.tornDown(c.node.id)) { try await c.removeFromParent() }
-    await #expect(throws: ContainmentError.tornDown(r.node.id)) { try await window.setRootViewController(r) }
+    await #expect(throws: ContainmentError.windowTornDown) { try await window.setRootViewController(r) }
     #expect(snapshot(r) == before)
     #expect(fresh.parent == nil)
     #expect(f.log.take() == [])

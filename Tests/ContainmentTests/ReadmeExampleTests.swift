@@ -12,13 +12,16 @@ private actor Profile: ViewController {
 private actor Shell: ViewController {
   nonisolated let node = ControllerNode(name: "Shell")
 
-  /// The UIKit three-step add.
-  func show(_ child: any ViewController) async throws {
-    try await addChild(child)                   // calls child.willMove(toParent: self)
-    let childView = await child.view            // loadView + viewDidLoad, once
-    childView.frame = await view.bounds
-    try await view.addSubview(childView)        // appearance hooks if on screen
-    await child.didMove(toParent: self)
+  /// The UIKit three-step add, as one transaction: no other request on
+  /// this container runs between the steps.
+  nonisolated func show(_ child: any ViewController) async throws {
+    try await withTransaction { _ in
+      try await self.addChild(child)            // calls child.willMove(toParent: self)
+      let childView = await child.view          // loadView + viewDidLoad, once
+      childView.frame = await self.view.bounds
+      try await self.view.addSubview(childView) // appearance hooks if on screen
+      await child.didMove(toParent: self)
+    }
   }
 }
 

@@ -114,8 +114,8 @@ struct SplitRulesTests {
     _ = f.log.take()
     try await split.setViewControllers(primary: p, secondary: t)
     #expect(f.log.take() == [
-      "S.willMove(nil)", "T.willMove(Split)", "S.viewWillDisappear", "S.viewDidDisappear",
-      "T.viewDidLoad", "T.viewWillAppear", "T.viewIsAppearing", "T.viewDidAppear",
+      "S.willMove(nil)", "T.willMove(Split)", "T.viewDidLoad",
+      "S.viewWillDisappear", "T.viewWillAppear", "T.viewIsAppearing", "S.viewDidDisappear", "T.viewDidAppear",
       "S.didMove(nil)", "T.didMove(Split)",
     ])
     #expect(s.parent == nil && s.viewIfLoaded?.superview == nil)

@@ -56,8 +56,13 @@ extension ViewController {
   /// Cancellation: as for ``transition(from:to:duration:options:animations:)``,
   /// the wait is cut short, every will-hook still gets its did-hook, and the
   /// outcome is ``TransitionOutcome/interrupted``. Throws
-  /// ``ContainmentError/notAChild(child:parent:)`` or
-  /// ``ContainmentError/tornDown(_:)`` before anything changes.
+  /// ``ContainmentError/tornDown(_:)``,
+  /// ``ContainmentError/batchNeedsManualForwarding(_:)`` (a batch that names
+  /// children belongs to a container that answers
+  /// `shouldAutomaticallyForwardAppearanceMethods == false`, SPEC A6; an
+  /// automatic container's forwarding already decides its children's
+  /// appearance; an empty batch is accepted anywhere) or ``ContainmentError/notAChild(child:parent:)``
+  /// before anything changes.
   @discardableResult
   public nonisolated func commit(
     _ batch: AppearanceBatch,
@@ -72,6 +77,9 @@ extension ViewController {
       let (environment, disappearing, appearing) = try TreeLock.withLock {
         () -> (ContainmentEnvironment, [ControllerID], [ControllerID]) in
         if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+        if !batch.intents.isEmpty, self.shouldAutomaticallyForwardAppearanceMethods {
+          throw ContainmentError.batchNeedsManualForwarding(node.id)
+        }
         for intent in batch.intents where intent.child.node._parent !== self {
           throw ContainmentError.notAChild(child: intent.child.node.id, parent: node.id)
         }

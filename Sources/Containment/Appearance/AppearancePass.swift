@@ -112,12 +112,17 @@ struct AppearancePass: Sendable {
     return result
   }
 
+  /// Iterative (each controller before its children, children in order), so
+  /// a tree of any depth is walked without growing the stack.
   private static func _appendForwarding(from controller: any ViewController, into result: inout [any ViewController]) {
-    result.append(controller)
-    guard controller.shouldAutomaticallyForwardAppearanceMethods, let view = controller.node._view else { return }
-    for child in controller.node._children {
-      guard let childView = child.node._view, childView._superview != nil, view._isAncestorOrSelf(of: childView) else { continue }
-      _appendForwarding(from: child, into: &result)
+    var stack: [any ViewController] = [controller]
+    while let next = stack.popLast() {
+      result.append(next)
+      guard next.shouldAutomaticallyForwardAppearanceMethods, let view = next.node._view else { continue }
+      for child in next.node._children.reversed() {
+        guard let childView = child.node._view, childView._superview != nil, view._isAncestorOrSelf(of: childView) else { continue }
+        stack.append(child)
+      }
     }
   }
 }

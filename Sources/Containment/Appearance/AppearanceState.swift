@@ -34,6 +34,30 @@ public enum UnbalancedAppearanceTransition: Sendable, Hashable, Codable, CustomS
   }
 }
 
+/// Why a call that cannot throw (``ViewController/beginAppearanceTransition(_:animated:)``,
+/// ``ViewController/endAppearanceTransition()``, ``ViewController/willMove(toParent:)``,
+/// ``ViewController/didMove(toParent:)``) was refused. The call changes
+/// nothing and runs no hook; this is reported as a `callIgnored` event on the
+/// controller's stream and on its ancestors' tree streams (SPEC §8).
+public enum IgnoredCall: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// The controller's tree was torn down. Its own streams have ended, so
+  /// only the tree streams of ancestors outside the torn-down subtree (if
+  /// any) hear of it.
+  case tornDown
+  /// `beginAppearanceTransition(true, ...)` on a controller that has no
+  /// parent and is not a window's root: nothing could show it, so it stays
+  /// `disappeared` (a controller appears through a window, or through the
+  /// container that owns it).
+  case appearingWithoutWindow
+
+  public var description: String {
+    switch self {
+    case .tornDown: "the tree was torn down"
+    case .appearingWithoutWindow: "appearing without a parent or a window"
+    }
+  }
+}
+
 /// The pure appearance state machine of one controller (SPEC A2–A4).
 ///
 /// It only decides; callers perform the returned effects (call hooks, emit
@@ -82,6 +106,15 @@ struct AppearanceMachine: Sendable {
     guard state == .appearing, !isAppearingDelivered else { return [] }
     isAppearingDelivered = true
     return [.isAppearing]
+  }
+
+  /// The window showing the controller was released: at rest and not
+  /// disappeared, it becomes `disappeared` with no hook. Returns whether it
+  /// changed; a transition under way (level > 0) is left to finish.
+  mutating func takenOffScreen() -> Bool {
+    guard level == 0, state != .disappeared else { return false }
+    state = .disappeared
+    return true
   }
 
   /// `endAppearanceTransition()`: the did-hook fires when the level returns to zero.

@@ -15,15 +15,32 @@ extension ViewController {
   /// If this controller forwards automatically, its installed children follow
   /// it (parent first). Runs the hooks at once in the caller's task; inside a
   /// transaction they are part of it.
+  ///
+  /// Refused, with no hook and no change, and reported as a `callIgnored`
+  /// event (SPEC §8): on a controller whose tree was torn down
+  /// (``IgnoredCall/tornDown``; a transaction that started before the
+  /// teardown still finishes), and `begin(true)` on a controller that has
+  /// no parent and is not a window's root (``IgnoredCall/appearingWithoutWindow``):
+  /// a controller appears through a window or through its container, and
+  /// `appeared` with nothing that could show it would be a state no window
+  /// agrees with.
   public nonisolated func beginAppearanceTransition(_ isAppearing: Bool, animated: Bool) async {
+    let context = TransactionContext.current?.runningChain().first
     var pass = AppearancePass(animated: animated)
-    TreeLock.withLock {
+    let refusal = TreeLock.withLock { () -> IgnoredCall? in
+      if node._isTornDown, context?.isBody != true { return .tornDown }
+      if isAppearing, node._parent == nil, node._window == nil { return .appearingWithoutWindow }
       pass._begin([self], isAppearing: isAppearing, automatic: false)
       if !pass.isEmpty {
         pass._begin(Array(AppearancePass._forwardingTargets(from: self).dropFirst()), isAppearing: isAppearing)
       }
+      return nil
     }
-    await pass.deliverWill(in: TransactionContext.current?.runningChain().first)
+    if let refusal {
+      node.emit(.callIgnored(refusal), transaction: context?.id)
+      return
+    }
+    await pass.deliverWill(in: context)
   }
 
   /// Ends an appearance transition begun with
@@ -31,11 +48,14 @@ extension ViewController {
   /// reaches zero, delivers `viewIsAppearing` (if not yet) and the did-hook,
   /// to this controller and then to its automatically forwarded children. An
   /// `end` with nothing begun is ignored and reported as an
-  /// `unbalancedAppearanceTransition(.endWithoutBegin)` event (SPEC A4).
+  /// `unbalancedAppearanceTransition(.endWithoutBegin)` event (SPEC A4). On
+  /// a controller whose tree was torn down it is refused, with no hook and no
+  /// change, and reported as `callIgnored(.tornDown)` (SPEC §8).
   public nonisolated func endAppearanceTransition() async {
     let context = TransactionContext.current?.runningChain().first
     typealias Step = (controller: any ViewController, effects: [AppearanceMachine.Effect], animated: Bool)
-    let plan = TreeLock.withLock { () -> [Step] in
+    let plan = TreeLock.withLock { () -> [Step]? in
+      if node._isTornDown, context?.isBody != true { return nil }
       let animated = node._appearance.animated
       let own = node._appearance.end()
       guard own.contains(where: { $0 == .didAppear || $0 == .didDisappear }) else { return [(self, own, animated)] }
@@ -46,6 +66,10 @@ extension ViewController {
         plan.append((descendant, descendant.node._appearance.end(), animated))
       }
       return plan
+    }
+    guard let plan else {
+      node.emit(.callIgnored(.tornDown), transaction: context?.id)
+      return
     }
     // viewIsAppearing for everyone first, then the did-hooks, in order (SPEC A1, A2).
     for step in plan {

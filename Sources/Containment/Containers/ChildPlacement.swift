@@ -4,12 +4,17 @@
 /// Installed as layout constraints on the container's view (so a later
 /// `layoutIfNeeded()` keeps the child in place when the container is resized)
 /// and applied to the frame at once.
-struct ChildPlacement: Sendable, Hashable {
-  var insets: EdgeInsets
+public struct ChildPlacement: Sendable, Hashable {
+  /// Insets from the container's bounds.
+  public var insets: EdgeInsets
   /// If set, the child is this wide and `insets.right` is ignored.
-  var width: Double?
+  public var width: Double?
 
-  init(insets: EdgeInsets = .zero, width: Double? = nil) {
+  /// The whole of the container's bounds.
+  public static let fill = ChildPlacement()
+
+  /// A placement `insets` inside the container's bounds, `width` wide if given.
+  public init(insets: EdgeInsets = .zero, width: Double? = nil) {
     self.insets = insets
     self.width = width
   }

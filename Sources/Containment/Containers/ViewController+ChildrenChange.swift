@@ -1,11 +1,154 @@
 extension ViewController {
+  /// Changes this container's children as one transaction, in the order of
+  /// ``ChildrenChange`` — the engine the built-in containers are written on,
+  /// for a custom container that wants their exact guarantees (R6).
+  ///
+  /// Runs on this container's FIFO queue like every verb (inline when called
+  /// inside ``withTransaction(_:)`` on this container); see
+  /// ``addChild(_:)`` for waiting, nesting and cancellation while queued.
+  /// Once it runs, cancellation cuts the animation short and the change
+  /// finishes (`.interrupted`, policy T4).
+  ///
+  /// Throws, before anything changes: ``ContainmentError/sameController(_:)``
+  /// if a controller is listed twice, ``ContainmentError/notAChild(child:parent:)``
+  /// if a shown controller is not in `children`, the errors of
+  /// ``addChild(_:)`` for a joining controller (``ContainmentError/alreadyChild(child:parent:)``
+  /// if it has another parent: never a move), or ``ContainmentError/tornDown(_:)``.
+  @discardableResult
+  public nonisolated func changeChildren(_ change: ChildrenChange) async throws -> TransactionHandle<ChildrenChangeResult> {
+    try await Transaction.perform(on: .controller(self)) { context in
+      try await self.runChildrenChange(context: context) { _ in change }
+    }
+  }
+
+  /// The children-change engine, inside a transaction on this container's
+  /// queue. `plan` runs under the link lock with the current children and
+  /// may throw a misuse error (then nothing changed); `joinerWithParent`
+  /// names the error for a joining controller that has another parent.
+  /// `commit` runs under the same lock once the change is validated and
+  /// linked (a policy records its own state there). `willShow`/`didShow` run
+  /// (as hooks) right after the change's `transitionBegan`/`transitionEnded`
+  /// events, if it announces one.
+  @discardableResult
+  nonisolated func runChildrenChange(
+    context: TransactionContext,
+    joinerWithParent: (_ joiner: any ViewController, _ parent: any ViewController) -> ContainmentError = {
+      .alreadyChild(child: $0.node.id, parent: $1.node.id)
+    },
+    willShow: (@Sendable (any ViewController, Bool) async -> Void)? = nil,
+    didShow: (@Sendable (any ViewController, Bool) async -> Void)? = nil,
+    commit: (ChildrenChange) -> Void = { _ in },
+    plan: ([any ViewController]) throws -> ChildrenChange
+  ) async throws -> ChildrenChangeResult {
+    let (change, decision) = try TreeLock.withLock { () -> (ChildrenChange, ChildrenDecision) in
+      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+      let old = node._children
+      let change = try plan(old)
+      try _validateChildren(change, replacing: old, joinerWithParent: joinerWithParent)
+      let decision = ChildrenDecision(old: old, new: change.children)
+      node._children = change.children
+      _link(decision)
+      commit(change)
+      return (change, decision)
+    }
+    await announce(decision, in: context)
+
+    if isViewLoaded {
+      for shown in change.shown { _ = await shown.controller.loadViewIfNeeded(in: context) }
+    }
+
+    var pass = AppearancePass(animated: change.animated)
+    let (hidden, onScreen, viewsChange, environment) = TreeLock.withLock {
+      () -> ([any ViewController], Bool, Bool, ContainmentEnvironment?) in
+      let environment = change.animated ? node._resolvedEnvironment() : nil
+      guard let view = node._view else { return ([], false, false, environment) }
+      let onScreen = view._window() != nil
+      let isShown = { (controller: any ViewController) in change.shown.contains { $0.controller === controller } }
+      let hidden = (decision.old + decision.added).filter { !isShown($0) && _isInstalled($0) }
+      if onScreen {
+        for controller in hidden {
+          pass._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: false)
+        }
+      }
+      var viewsChange = !hidden.isEmpty
+      for shown in change.shown {
+        let controller = shown.controller
+        if _isInstalled(controller) {
+          _pin(controller, shown.placement)
+        } else if controller.node._view != nil {
+          // A child that was already there is revealed below the views that leave.
+          let revealed = decision.old.contains { $0 === controller }
+          _install(controller, shown.placement, below: revealed ? hidden.first : nil)
+          if onScreen { pass._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: true) }
+          viewsChange = true
+        }
+      }
+      return (hidden, onScreen, viewsChange, environment)
+    }
+
+    let announcement = change.transition.flatMap { $0.always || viewsChange ? $0 : nil }
+    if let announcement {
+      node.emit(.transitionBegan(from: announcement.from?.node.id, to: announcement.to?.node.id), transaction: context.id)
+      if let willShow, let to = announcement.to {
+        await askDelegate(in: context) { await willShow(to, change.animated) }
+      }
+    }
+    await pass.deliverWill(in: context)
+    await pass.deliverIsAppearing(in: context)
+    var interrupted = false
+    if viewsChange, onScreen, let environment {
+      interrupted = await Self.animate(for: change.duration, on: environment, animations: nil)
+    }
+    TreeLock.withLock {
+      for controller in hidden where _isInstalled(controller) { _uninstall(controller) }
+      for controller in decision.removed { controller.node._detachFromParent() }
+    }
+    for controller in decision.removed { node.emit(.childRemoved(controller.node.id), transaction: context.id) }
+    await pass.deliverDid(in: context)
+    for controller in decision.removed { await controller.didMove(toParent: nil) }
+    for controller in decision.added { await controller.didMove(toParent: self) }
+
+    let outcome: TransitionOutcome = interrupted || Task.isCancelled ? .interrupted : .completed
+    if let announcement {
+      node.emit(
+        .transitionEnded(from: announcement.from?.node.id, to: announcement.to?.node.id, outcome: outcome),
+        transaction: context.id)
+      if let didShow, let to = announcement.to {
+        await askDelegate(in: context) { await didShow(to, change.animated) }
+      }
+    }
+    return ChildrenChangeResult(removed: decision.removed, added: decision.added, outcome: outcome)
+  }
+
+  /// Under the link lock: §8 for a change of children. Controllers already
+  /// children may stay; every other one must be free to join; shown ones
+  /// must be children afterwards.
+  nonisolated func _validateChildren(
+    _ change: ChildrenChange,
+    replacing old: [any ViewController],
+    joinerWithParent: (any ViewController, any ViewController) -> ContainmentError
+  ) throws {
+    var seen: Set<ObjectIdentifier> = []
+    for controller in change.children {
+      guard seen.insert(ObjectIdentifier(controller)).inserted else {
+        throw ContainmentError.sameController(controller.node.id)
+      }
+      if old.contains(where: { $0 === controller }) { continue }
+      try _validateAttach(controller, reservation: nil, ignoringParent: true)
+      if let parent = controller.node._parent { throw joinerWithParent(controller, parent) }
+    }
+    for shown in change.shown where !seen.contains(ObjectIdentifier(shown.controller)) {
+      throw ContainmentError.notAChild(child: shown.controller.node.id, parent: node.id)
+    }
+  }
+
   /// Under the link lock: links the controllers `decision` adds (marking them
   /// as moving to this parent) and marks those it removes as moving from it.
   /// The caller sets `_children` to the new list; the removed ones are
   /// unlinked later with `_detachFromParent()`, after their hooks.
-  nonisolated func _link(_ decision: StackDecision) {
+  nonisolated func _link(_ decision: ChildrenDecision) {
     for controller in decision.added {
-      controller.node._parent = self
+      controller.node._attach(to: self)
       controller.node._isMovingToParent = true
     }
     for controller in decision.removed { controller.node._isMovingFromParent = true }
@@ -14,7 +157,7 @@ extension ViewController {
   /// Announces a decided change of children, in order: `childAdded` events,
   /// then `willMove(toParent: nil)` to each leaving child, then
   /// `willMove(toParent: self)` to each joining one.
-  nonisolated func announce(_ decision: StackDecision, in context: TransactionContext) async {
+  nonisolated func announce(_ decision: ChildrenDecision, in context: TransactionContext) async {
     for controller in decision.added { node.emit(.childAdded(controller.node.id), transaction: context.id) }
     for controller in decision.removed { await controller.deliver(.willMove(toParent: nil), in: context) }
     for controller in decision.added { await controller.deliver(.willMove(toParent: self), in: context) }

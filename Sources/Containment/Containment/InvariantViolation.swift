@@ -37,9 +37,16 @@ struct InvariantChecker {
 
   init(quiescent: Bool) { self.quiescent = quiescent }
 
+  /// Iterative (each controller before its children, children in order), so
+  /// a tree of any depth is checked without growing the stack.
   mutating func check(root: any ViewController) -> [InvariantViolation] {
     let automatic = root.node._parent.map { $0.shouldAutomaticallyForwardAppearanceMethods } ?? true
-    visit(root, automaticallyForwarded: automatic)
+    var stack: [(any ViewController, Bool)] = [(root, automatic)]
+    while let (controller, automaticallyForwarded) = stack.popLast() {
+      guard visit(controller, automaticallyForwarded: automaticallyForwarded) else { continue }
+      let forwards = automaticallyForwarded && controller.shouldAutomaticallyForwardAppearanceMethods
+      stack.append(contentsOf: controller.node._children.reversed().map { ($0, forwards) })
+    }
     return violations
   }
 
@@ -47,11 +54,13 @@ struct InvariantChecker {
     violations.append(InvariantViolation(controller: node.id, message: message))
   }
 
-  private mutating func visit(_ controller: any ViewController, automaticallyForwarded: Bool) {
+  /// Checks one controller and its links to its children; false if it was
+  /// reached before (its children are then not visited again).
+  private mutating func visit(_ controller: any ViewController, automaticallyForwarded: Bool) -> Bool {
     let node = controller.node
     guard visited.insert(ObjectIdentifier(node)).inserted else {
       fail(node, "reached twice: the tree has a cycle or a shared child")
-      return
+      return false
     }
     let state = node._appearance.state
     if quiescent, state == .appearing || state == .disappearing, automaticallyForwarded {
@@ -84,9 +93,6 @@ struct InvariantChecker {
         }
       }
     }
-    let forwards = controller.shouldAutomaticallyForwardAppearanceMethods
-    for child in node._children {
-      visit(child, automaticallyForwarded: automaticallyForwarded && forwards)
-    }
+    return true
   }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The one lock that guards the *links* of every tree: parent/child links,
 /// superview/subview links, window attachment, appearance state, and the
 /// in-flight reservations of moving children.
@@ -18,11 +20,38 @@ enum TreeLock {
   // A one-byte payload, not Void: a zero-sized stored value shares its address
   // with the mutex pointer, and TSan then reports the inout access to it.
   private static let mutex = Locked<UInt8>(0)
+  /// Link updates handed over by `deinit`s (see ``afterRelease(_:)``).
+  private static let released = Locked<[@Sendable () -> Void]>([])
+  private static let releasedCount = Atomic<Int>(0)
 
   /// Runs `body` with the link lock held. `body` must not suspend, call a hook,
-  /// resume a continuation, or deliver an event.
+  /// resume a continuation, or deliver an event. Link updates handed over by
+  /// `deinit`s run first, so `body` never sees links of a released object.
   @inline(__always)
   static func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try mutex.withLock { _ in try body() }
+    try mutex.withLock { _ in
+      if releasedCount.load(ordering: .acquiring) > 0 { runReleased() }
+      return try body()
+    }
+  }
+
+  /// Hands over a link update a `deinit` must make (a released window takes
+  /// its tree off screen; a released container's surviving children become
+  /// roots). A `deinit` cannot take the link lock: the last reference may be
+  /// dropped by code that holds it. The update runs, under the lock, at the
+  /// start of the next critical section on any thread, before anyone can
+  /// read the links it fixes. It must not keep the objects it updates alive.
+  static func afterRelease(_ update: @escaping @Sendable () -> Void) {
+    released.withLock { $0.append(update) }
+    releasedCount.add(1, ordering: .releasing)
+  }
+
+  private static func runReleased() {
+    let updates = released.withLock { updates in
+      defer { updates.removeAll() }
+      return updates
+    }
+    releasedCount.subtract(updates.count, ordering: .relaxed)
+    for update in updates { update() }
   }
 }

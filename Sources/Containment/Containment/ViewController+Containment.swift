@@ -101,7 +101,9 @@ extension ViewController {
     if node._isTornDown { throw ContainmentError.tornDown(node.id) }
     if child.node._isTornDown { throw ContainmentError.tornDown(child.node.id) }
     if child === self { throw ContainmentError.cannotAddSelfAsChild(node.id) }
-    if child.node._isAncestorOrSelf(of: node) {
+    // A controller without children is nobody's ancestor: no walk (adding a
+    // leaf, the common case, stays O(1) at any depth).
+    if !child.node._children.isEmpty, child.node._isAncestorOrSelf(of: node) {
       throw ContainmentError.wouldCreateCycle(child: child.node.id, parent: node.id)
     }
     if child.node._parent === self { throw ContainmentError.alreadyChild(child: child.node.id, parent: node.id) }
@@ -117,7 +119,7 @@ extension ViewController {
     try TreeLock.withLock {
       try _validateAttach(child, reservation: reservation, ignoringParent: false)
       child.node._reservation = nil
-      child.node._parent = self
+      child.node._attach(to: self)
       node._children.append(child)
       child.node._isMovingToParent = true
     }
@@ -186,22 +188,34 @@ extension ViewController {
   /// removal's appearance hooks are over.
   ///
   /// Runs the hook at once in the caller's task (not a transaction of its own;
-  /// inside a transaction it is part of that transaction).
+  /// inside a transaction it is part of that transaction). On a controller
+  /// whose tree was torn down it is refused, with no hook and no change, and
+  /// reported as a `callIgnored(.tornDown)` event (SPEC §8).
   public nonisolated func willMove(toParent parent: (any ViewController)?) async {
-    if parent == nil { TreeLock.withLock { node._isMovingFromParent = true } }
-    await deliver(.willMove(toParent: parent), in: TransactionContext.current?.runningChain().first)
+    let context = TransactionContext.current?.runningChain().first
+    let tornDown = TreeLock.withLock { () -> Bool in
+      // A transaction that started before the teardown still finishes.
+      if node._isTornDown, context?.isBody != true { return true }
+      if parent == nil { node._isMovingFromParent = true }
+      return false
+    }
+    if tornDown { return node.emit(.callIgnored(.tornDown), transaction: context?.id) }
+    await deliver(.willMove(toParent: parent), in: context)
   }
 
   /// Tells this controller it moved to `parent` (or, with nil, was removed):
   /// records the event and runs ``viewDidMove(toParent:)``. Call it after
   /// installing a child's view (SPEC C1); `removeFromParent` calls it for you.
   ///
-  /// Runs the hook at once in the caller's task, like ``willMove(toParent:)``.
+  /// Runs the hook at once in the caller's task, like ``willMove(toParent:)``,
+  /// and is refused the same way on a torn-down tree.
   public nonisolated func didMove(toParent parent: (any ViewController)?) async {
-    await deliver(.didMove(toParent: parent), in: TransactionContext.current?.runningChain().first)
+    let context = TransactionContext.current?.runningChain().first
+    if context?.isBody != true, node.isTornDown { return node.emit(.callIgnored(.tornDown), transaction: context?.id) }
+    await deliver(.didMove(toParent: parent), in: context)
     TreeLock.withLock {
       // A removal is over: its events no longer go to the former ancestors.
-      if parent == nil, node._parent == nil { node._departure = nil }
+      if parent == nil, node._parent == nil { node._endDeparture() }
       let state = node._appearance.state
       guard state == .appeared || state == .disappeared else { return }
       if parent != nil { node._isMovingToParent = false } else { node._isMovingFromParent = false }

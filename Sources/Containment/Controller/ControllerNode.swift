@@ -47,13 +47,19 @@ public final class ControllerNode: @unchecked Sendable {
   /// Set while a removal's hooks run after the controller was unlinked: where
   /// its events still go (its former ancestors' tree streams, SPEC E2).
   var _departure: Departure?
+  /// This controller's place in its tree, derived from its parent's; nil
+  /// until needed and whenever something it depends on changed.
+  var _cachedPosition: TreePosition?
+
+  struct WeakNode: Sendable {
+    weak var node: ControllerNode?
+  }
   /// Tests waiting for readers to block on a view load in progress.
   var _viewReaderObservers: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
 
   struct Departure {
-    let parentPath: String
-    let treeStreams: [Broadcaster<LifecycleEvent>]
-    let environment: ContainmentEnvironment
+    /// The former parent's position at the moment of the unlink.
+    let position: TreePosition
   }
 
   enum ViewLoadState {
@@ -73,6 +79,17 @@ public final class ControllerNode: @unchecked Sendable {
   }
 
   deinit {
+    if !_children.isEmpty {
+      // Children that someone else keeps alive are roots now: their cached
+      // positions, derived from this controller's, must go.
+      let orphans = _children.map { WeakNode(node: $0.node) }
+      TreeLock.afterRelease {
+        for orphan in orphans { orphan.node?._becameRoot() }
+      }
+    }
+    // Children (and their subtrees) are released iteratively: a chain of any
+    // depth must not overflow the stack.
+    IterativeRelease.release(&_children)
     let final = terminatedEvent()
     events.finish(final: final)
     if let tree = _treeEvents {
@@ -118,7 +135,12 @@ public final class ControllerNode: @unchecked Sendable {
   /// nearest ancestor's, else its window's, else ``ContainmentEnvironment/default``.
   public var environment: ContainmentEnvironment {
     get { TreeLock.withLock { _resolvedEnvironment() } }
-    set { TreeLock.withLock { _environment = newValue } }
+    set {
+      TreeLock.withLock {
+        _environment = newValue
+        _invalidatePositions()
+      }
+    }
   }
 
   /// The size this controller would like its container to give it. Setting it
@@ -129,50 +151,11 @@ public final class ControllerNode: @unchecked Sendable {
   // MARK: Lock-held helpers (call only inside TreeLock.withLock)
 
   func _resolvedEnvironment() -> ContainmentEnvironment {
-    var node: ControllerNode? = self
-    while let current = node {
-      if let environment = current._environment { return environment }
-      if let window = current._window { return window._environment }
-      node = current._parent?.node
-    }
-    return .default
-  }
-
-  /// The root of this controller's tree (itself if it has no parent).
-  func _root() -> ControllerNode {
-    var node = self
-    while let parent = node._parent?.node { node = parent }
-    return node
+    _position().environment ?? .default
   }
 
   /// Names from the root down to this controller, joined by "/".
-  func _path() -> String { _route().path }
-
-  /// Where this controller's events go right now: its path, the tree streams
-  /// of itself and its ancestors (or, while it is departing, its former
-  /// ancestors), and the environment that stamps them.
-  func _route() -> (path: String, treeStreams: [Broadcaster<LifecycleEvent>], environment: ContainmentEnvironment) {
-    var names: [String] = []
-    var streams: [Broadcaster<LifecycleEvent>] = []
-    var environment: ContainmentEnvironment?
-    var node = self
-    while true {
-      names.append(node.name)
-      if let stream = node._treeEvents { streams.append(stream) }
-      if environment == nil { environment = node._environment ?? node._window?._environment }
-      if let parent = node._parent?.node {
-        node = parent
-        continue
-      }
-      var path = names.reversed().joined(separator: "/")
-      if let departure = node._departure {
-        path = departure.parentPath + "/" + path
-        streams.append(contentsOf: departure.treeStreams)
-        if environment == nil { environment = departure.environment }
-      }
-      return (path, streams, environment ?? .default)
-    }
-  }
+  func _path() -> String { _position().path }
 
   /// Under the link lock: unlinks this controller from its parent (the
   /// caller removes it from the parent's children), keeping the route of its
@@ -181,9 +164,38 @@ public final class ControllerNode: @unchecked Sendable {
   /// — has been delivered. Every unlink goes through here.
   func _detachFromParent() {
     guard let parent = _parent?.node else { return }
-    let route = parent._route()
-    _departure = Departure(parentPath: route.path, treeStreams: route.treeStreams, environment: route.environment)
+    let position = parent._position()
+    HierarchyExclusion._treeChanged(from: position.treeSlot, to: hierarchy)
+    _departure = Departure(position: position)
     _parent = nil
+    _invalidatePositions()
+  }
+
+  /// Under the link lock: links this controller under `parent` (the caller
+  /// adds it to the parent's children). Every link goes through here.
+  func _attach(to parent: any ViewController) {
+    // A parentless controller's tree slot needs no position (adding a fresh
+    // leaf makes none only to drop it).
+    let old = _parent == nil ? (_cachedPosition?.treeSlot ?? _window?.hierarchy ?? hierarchy) : _position().treeSlot
+    HierarchyExclusion._treeChanged(from: old, to: parent.node._position().treeSlot)
+    _parent = parent
+    _invalidatePositions()
+  }
+
+  /// Under the link lock: this controller stops being a child (its parent
+  /// was released while it lives on) or a window's root (the window was
+  /// released). Its tree is now its own.
+  func _becameRoot() {
+    guard let position = _cachedPosition else { return }
+    HierarchyExclusion._treeChanged(from: position.treeSlot, to: hierarchy)
+    _invalidatePositions()
+  }
+
+  /// Under the link lock: ends a departure (the removal's last hook ran).
+  func _endDeparture() {
+    guard _departure != nil else { return }
+    _departure = nil
+    _invalidatePositions()
   }
 
   /// True if `self` is `other` or one of its ancestors.
@@ -197,5 +209,5 @@ public final class ControllerNode: @unchecked Sendable {
   }
 
   /// The window this controller's tree is shown in, if its root is a window's root.
-  func _hostingWindow() -> Window? { _root()._window }
+  func _hostingWindow() -> Window? { _position().window }
 }

@@ -18,21 +18,23 @@ public struct SubscriberPolicy: Sendable, Hashable {
 
   let strategy: Strategy
 
-  /// Maximum number of undelivered elements kept for the subscriber. Always at least 1.
+  /// Maximum number of undelivered elements kept for the subscriber. Always at least 1: a
+  /// policy cannot hold a smaller one.
   public let capacity: Int
 
+  /// Clamps `capacity` to at least 1: a buffer of zero (or fewer) elements could hold nothing,
+  /// and a subscriber's choice must never stop the process (SPEC §8).
   private init(strategy: Strategy, capacity: Int) {
-    precondition(capacity >= 1, "SubscriberPolicy capacity must be at least 1, got \(capacity)")
     self.strategy = strategy
-    self.capacity = capacity
+    self.capacity = max(1, capacity)
   }
 
   /// Keep the newest `capacity` undelivered elements; when older ones are dropped, the
   /// subscriber's next element is a lost-marker carrying the exact number dropped since its last
   /// delivery, then the retained ones in order.
   ///
-  /// Dropping happens inside `Broadcaster.yield`, never blocking the producer.
-  /// - Precondition: `capacity >= 1`.
+  /// Dropping happens inside `Broadcaster.yield`, never blocking the producer. A `capacity`
+  /// below 1 is raised to 1 (``capacity`` reads the value in effect).
   public static func keepNewest(_ capacity: Int) -> SubscriberPolicy {
     SubscriberPolicy(strategy: .keepNewest, capacity: capacity)
   }
@@ -43,8 +45,8 @@ public struct SubscriberPolicy: Sendable, Hashable {
   ///
   /// The disconnection happens inside the `Broadcaster.yield` that overflows the buffer: from then
   /// on the subscriber no longer counts in `subscriberCount` and does not receive the final
-  /// element of `Broadcaster.finish(final:)`.
-  /// - Precondition: `capacity >= 1`.
+  /// element of `Broadcaster.finish(final:)`. A `capacity` below 1 is raised to 1 (``capacity``
+  /// reads the value in effect).
   public static func disconnectOnLag(_ capacity: Int) -> SubscriberPolicy {
     SubscriberPolicy(strategy: .disconnectOnLag, capacity: capacity)
   }

@@ -14,8 +14,15 @@ extension ControllerNode {
       let reported = self.reported
       if events.yieldIfUnobserved({ reported.withLock { $0.apply(kind) } }) { return }
     }
-    let (path, treeStreams, environment) = TreeLock.withLock { _route() }
-    let timestamp = environment.elapsed()
+    let position = TreeLock.withLock { _position() }
+    // No tree stream on its way and nobody on its own stream: nothing to build.
+    if position.treeStreams.isEmpty {
+      let reported = self.reported
+      if events.yieldIfUnobserved({ reported.withLock { $0.apply(kind) } }) { return }
+    }
+    let path = position.path
+    let treeStreams = position.treeStreams
+    let timestamp = position.eventEnvironment.elapsed()
     let id = self.id
     let name = self.name
     let reported = self.reported
@@ -38,10 +45,14 @@ extension ControllerNode {
 extension ControllerNode {
   /// Ends the controller's streams: each subscriber gets one `terminated`
   /// event, then its sequence finishes; later subscribers get it at once.
+  ///
+  /// The final event carries the controller's path when a subscriber can
+  /// receive it now; otherwise (nobody listening) only its name, so that
+  /// ending a tree of n controllers stays O(n) at any depth.
   func finishStreams() {
-    let (path, tree) = TreeLock.withLock { (_path(), _treeEvents) }
+    let (position, tree) = TreeLock.withLock { (_position(), _treeEvents) }
     var final = terminatedEvent()
-    final.path = path
+    if events.subscriberCount > 0 || (tree?.subscriberCount ?? 0) > 0 { final.path = position.path }
     events.finish(final: final)
     tree?.finish(final: final)
   }

@@ -26,6 +26,8 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     case batchCommitted(disappearing: [ControllerID], appearing: [ControllerID])
     /// An unbalanced appearance call was ignored or clamped (SPEC A4).
     case unbalancedAppearanceTransition(UnbalancedAppearanceTransition)
+    /// A call that cannot throw was refused and changed nothing (SPEC §8).
+    case callIgnored(IgnoredCall)
     /// This subscriber fell behind and lost exactly `count` events here (SPEC E4).
     case eventsLost(count: Int)
     /// This subscriber fell behind and was disconnected; the stream ends (SPEC E4).
@@ -94,6 +96,7 @@ extension LifecycleEvent.Kind {
     case .transitionEnded: "transitionEnded"
     case .batchCommitted: "batchCommitted"
     case .unbalancedAppearanceTransition: "unbalancedAppearanceTransition"
+    case .callIgnored: "callIgnored"
     case .eventsLost: "eventsLost"
     case .lagged: "lagged"
     case .terminated: "terminated"

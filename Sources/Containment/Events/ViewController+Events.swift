@@ -104,6 +104,7 @@ extension ViewController {
         created.finish(final: node.terminatedEvent())
       }
       node._treeEvents = created
+      node._invalidatePositions()
       TreeEventStreams.created()
       return created
     }

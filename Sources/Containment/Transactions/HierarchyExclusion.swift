@@ -18,6 +18,12 @@ final class HierarchySlot: @unchecked Sendable {
   var pending = 0
   /// Tasks waiting for this slot to change.
   var waiters: [ExclusionWaiter] = []
+  /// On the slot that stands for a whole tree (``TreePosition/treeSlot``):
+  /// the admitted transactions of the tree and the top-level ones waiting as
+  /// pending. While there are none, a top-level transaction is admitted
+  /// without walking to the root (the fast path of
+  /// ``HierarchyExclusion/enter(_:cancellable:)``).
+  var treeMarks: [TreeBusyMark] = []
 }
 
 /// What a waiting top-level transaction is told when it resumes.
@@ -38,6 +44,41 @@ final class ExclusionWaiter: @unchecked Sendable {
   var isCancelled = false
   /// True while it has marked its own slot `pending` (waiting for descendants).
   var isPending = false
+  /// Keeps its tree on the slow path while it is pending.
+  let mark = TreeBusyMark(governor: nil)
+}
+
+/// One transaction that keeps its tree off the fast path of hierarchical
+/// exclusion: admitted and running, or waiting as pending. Guarded by the
+/// link lock.
+///
+/// It is held by the tree slot of every tree it has belonged to since: when
+/// a tree merges into another or a subtree leaves, the marks of the old tree
+/// are added to the new one (``HierarchyExclusion/_treeChanged(from:to:)``),
+/// so no tree ever looks idle while a transaction that may overlap runs.
+final class TreeBusyMark: @unchecked Sendable {
+  /// For an admitted transaction: its governor.
+  let governor: Governor?
+  /// For an admitted transaction: the ancestors whose `activeBelow` counts
+  /// it; nil until counted. The fast path admits without walking to the
+  /// root; the ancestors are counted when a second transaction of the tree
+  /// needs those counts, or before the tree's shape changes.
+  var ancestors: [HierarchySlot]?
+  /// The tree slots that hold it.
+  private(set) var trees: [HierarchySlot] = []
+
+  init(governor: Governor?) { self.governor = governor }
+
+  func add(to tree: HierarchySlot) {
+    guard !trees.contains(where: { $0 === tree }) else { return }
+    trees.append(tree)
+    tree.treeMarks.append(self)
+  }
+
+  func removeFromTrees() {
+    for tree in trees { tree.treeMarks.removeAll { $0 === self } }
+    trees.removeAll()
+  }
 }
 
 /// Admission of a transaction into its tree (CONCURRENCY.md, "Hierarchical
@@ -56,7 +97,29 @@ enum HierarchyExclusion {
   /// What `leave` must undo.
   struct Admission: Sendable {
     let slot: HierarchySlot
-    let ancestors: [HierarchySlot]
+    let mark: TreeBusyMark
+  }
+
+  /// Under the link lock: makes every admission of `tree` counted in its
+  /// ancestors' `activeBelow`, so that the slots tell the whole truth.
+  private static func _countAncestors(in tree: HierarchySlot) {
+    for mark in tree.treeMarks where mark.ancestors == nil {
+      guard let governor = mark.governor else { continue }
+      let ancestors = governor._ancestorSlots()
+      for ancestor in ancestors { ancestor.activeBelow += 1 }
+      mark.ancestors = ancestors
+    }
+  }
+
+  /// Under the link lock, *before* a link change moves a subtree from the
+  /// tree of slot `old` to the tree of slot `new` (a root joins a parent or
+  /// a window, a child or a window's root leaves): counts the ancestors of
+  /// `old`'s admissions with the links they were admitted under, and makes
+  /// `new` busy while they run. O(1) when `old`'s tree is idle.
+  static func _treeChanged(from old: HierarchySlot, to new: HierarchySlot) {
+    guard old !== new, !old.treeMarks.isEmpty else { return }
+    _countAncestors(in: old)
+    for mark in old.treeMarks { mark.add(to: new) }
   }
 
   /// Admits a nested transaction (one started inside `chain`) only if it
@@ -65,6 +128,7 @@ enum HierarchyExclusion {
   /// chain, to be dispatched when its innermost transaction ends.
   static func tryEnterNested(_ governor: Governor, chain: [TransactionContext]) -> Admission? {
     TreeLock.withLock {
+      _countAncestors(in: governor._treeSlot)
       let slot = governor._slot
       let ancestors = governor._ancestorSlots()
       for ancestor in ancestors {
@@ -73,7 +137,7 @@ enum HierarchyExclusion {
       }
       let mineBelow = chain.count { $0.governor._slot !== slot && governor._isAncestorOrSelf(of: $0.governor) }
       if slot.activeBelow > mineBelow { return nil }
-      return admit(governor, ancestors: ancestors)
+      return admit(governor, tree: governor._treeSlot, ancestors: ancestors)
     }
   }
 
@@ -85,11 +149,17 @@ enum HierarchyExclusion {
   static func enter(_ governor: Governor, cancellable: Bool) async throws -> Admission {
     // Uncontended (the common case): admit without a continuation.
     if let admission = TreeLock.withLock({ () -> Admission? in
+      let tree = governor._treeSlot
+      if tree.treeMarks.isEmpty {
+        // Nothing runs or waits anywhere in this tree: no walk to the root.
+        return admit(governor, tree: tree, ancestors: nil)
+      }
+      _countAncestors(in: tree)
       let ancestors = governor._ancestorSlots()
       guard governor._slot.activeBelow == 0, !ancestors.contains(where: { $0.running > 0 || $0.pending > 0 }) else {
         return nil
       }
-      return admit(governor, ancestors: ancestors)
+      return admit(governor, tree: tree, ancestors: ancestors)
     }) {
       return admission
     }
@@ -101,9 +171,8 @@ enum HierarchyExclusion {
       // will never run.
       let woken = TreeLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
         guard waiter.isPending else { return [] }
-        waiter.isPending = false
+        waiter.setPending(false, on: governor._slot)
         let slot = governor._slot
-        slot.pending -= 1
         return slot.pending == 0 && slot.running == 0 ? slot._wakeAll() : []
       }
       for continuation in woken { continuation.resume(returning: .retry) }
@@ -113,6 +182,8 @@ enum HierarchyExclusion {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<ExclusionStep, Never>) in
           let immediate = TreeLock.withLock { () -> ExclusionStep? in
             if waiter.isCancelled { return .cancelled }
+            let tree = governor._treeSlot
+            _countAncestors(in: tree)
             let slot = governor._slot
             let ancestors = governor._ancestorSlots()
             if let busy = ancestors.first(where: { $0.running > 0 || $0.pending > 0 }) {
@@ -120,18 +191,12 @@ enum HierarchyExclusion {
               return nil
             }
             if slot.activeBelow > 0 {
-              if !waiter.isPending {
-                waiter.isPending = true
-                slot.pending += 1
-              }
+              if !waiter.isPending { waiter.setPending(true, on: slot, tree: tree) }
               waiter.register(continuation, with: slot)
               return nil
             }
-            if waiter.isPending {
-              waiter.isPending = false
-              slot.pending -= 1
-            }
-            return .admitted(admit(governor, ancestors: ancestors))
+            if waiter.isPending { waiter.setPending(false, on: slot) }
+            return .admitted(admit(governor, tree: tree, ancestors: ancestors))
           }
           if let immediate { continuation.resume(returning: immediate) }
         }
@@ -151,20 +216,27 @@ enum HierarchyExclusion {
     }
   }
 
-  /// Under the link lock, with `ancestors` read in the same critical section.
-  private static func admit(_ governor: Governor, ancestors: [HierarchySlot]) -> Admission {
+  /// Under the link lock, with `ancestors` read in the same critical section
+  /// (nil: the tree is idle, they are counted later if needed).
+  private static func admit(_ governor: Governor, tree: HierarchySlot, ancestors: [HierarchySlot]?) -> Admission {
     let slot = governor._slot
     slot.running += 1
-    for ancestor in ancestors { ancestor.activeBelow += 1 }
-    return Admission(slot: slot, ancestors: ancestors)
+    let mark = TreeBusyMark(governor: governor)
+    if let ancestors {
+      for ancestor in ancestors { ancestor.activeBelow += 1 }
+      mark.ancestors = ancestors
+    }
+    mark.add(to: tree)
+    return Admission(slot: slot, mark: mark)
   }
 
   static func leave(_ admission: Admission) {
     let woken = TreeLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
       var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
       admission.slot.running -= 1
+      admission.mark.removeFromTrees()
       if admission.slot.running == 0 { woken += admission.slot._wakeAll() }
-      for ancestor in admission.ancestors {
+      for ancestor in admission.mark.ancestors ?? [] {
         ancestor.activeBelow -= 1
         if ancestor.activeBelow == 0 { woken += ancestor._wakeAll() }
       }
@@ -180,6 +252,15 @@ extension Governor {
   var _slot: HierarchySlot {
     switch self {
     case .controller(let controller): controller.node.hierarchy
+    case .window(let window): window.hierarchy
+    }
+  }
+
+  /// Under the link lock: the slot standing for this governor's whole tree
+  /// (its hosting window's, else its root controller's). O(1), cached.
+  var _treeSlot: HierarchySlot {
+    switch self {
+    case .controller(let controller): controller.node._position().treeSlot
     case .window(let window): window.hierarchy
     }
   }
@@ -218,6 +299,20 @@ extension ExclusionWaiter {
     self.continuation = continuation
     self.slot = slot
     slot.waiters.append(self)
+  }
+
+  /// Under the link lock: marks (or unmarks) this waiter pending on its own
+  /// slot, counting it in its tree's `treeMarks` meanwhile, so that new
+  /// top-level transactions below take the slow path and wait behind it.
+  func setPending(_ pending: Bool, on slot: HierarchySlot, tree: HierarchySlot? = nil) {
+    isPending = pending
+    if pending {
+      slot.pending += 1
+      if let tree { mark.add(to: tree) }
+    } else {
+      slot.pending -= 1
+      mark.removeFromTrees()
+    }
   }
 
   /// Under the link lock: removes this waiter from its slot, returning its

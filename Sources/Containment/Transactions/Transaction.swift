@@ -49,7 +49,7 @@ enum Transaction {
       if case .failure(let error) = result { throw error }
       return .completed(id: innermost.id, result)
     }
-    let handle = TransactionHandle<Value>(id: .next(), queuedBehind: chain.map(\.id))
+    let handle = TransactionHandle<Value>(id: .next(), queuedBehind: chain.map(\.id), cancellableWhileQueued: true)
     await dispatch(body, on: governor, handle: handle, chain: chain)
     return handle
   }
@@ -97,6 +97,13 @@ enum Transaction {
     releasing: Bool = true,
     cancellable: Bool = false
   ) async {
+    if !releasing, handle.cancellableWhileQueued, Task.isCancelled {
+      // A hook's request reached by a draining task that was cancelled: it
+      // leaves unstarted (SPEC R3), so a hook that requests again from every
+      // hook cannot keep a cancelled task draining forever.
+      handle.complete(.failure(CancellationError()))
+      return
+    }
     let queue = governor.queue
     queue.setCurrent(handle.id)
     let chain = outer?.runningChain() ?? []

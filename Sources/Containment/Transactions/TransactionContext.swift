@@ -45,6 +45,10 @@ final class TransactionContext: Sendable {
     self.hookTwin = nil
   }
 
+  /// Whether `self` is the innermost running transaction's body (not one of
+  /// its hooks): the runtime finishing a verb it validated and started.
+  var isBody: Bool { !inHook }
+
   /// The same transaction, as seen from inside one of its hooks.
   func enteringHook() -> TransactionContext {
     hookTwin ?? self

@@ -16,6 +16,12 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
   /// Ids of the transactions that were running in the requesting task when
   /// the request was queued: awaiting from inside any of them is refused.
   let queuedBehind: [TransactionID]
+  /// A request a hook made, queued as a job: if the task that drains the
+  /// queue is cancelled before the job starts, it completes with
+  /// `CancellationError` and changes nothing. False for the runtime's own
+  /// steps, which were promised to run (a move's second step, a container's
+  /// work started from its hooks).
+  let cancellableWhileQueued: Bool
 
   private struct State {
     var result: Result<Value, any Error>?
@@ -25,9 +31,10 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
   }
   private let state = Locked(State())
 
-  init(id: TransactionID, queuedBehind: [TransactionID]) {
+  init(id: TransactionID, queuedBehind: [TransactionID], cancellableWhileQueued: Bool = false) {
     self.id = id
     self.queuedBehind = queuedBehind
+    self.cancellableWhileQueued = cancellableWhileQueued
   }
 
   static func completed(id: TransactionID, _ result: Result<Value, any Error>) -> TransactionHandle {

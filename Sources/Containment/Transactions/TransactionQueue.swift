@@ -19,6 +19,21 @@ final class TransactionQueue: Sendable {
     /// The transaction currently running, if any: lets a task-local context
     /// tell whether it still owns this queue.
     var current: TransactionID?
+    /// Tests waiting for requests to queue up (`pending(atLeast:)`).
+    var observers: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
+
+    /// Removes and returns the observers the current queue length satisfies.
+    mutating func takeSatisfiedObservers() -> [UnsafeContinuation<Void, Never>] {
+      guard !observers.isEmpty else { return [] }
+      let waiting = machine.pendingCount
+      var satisfied: [UnsafeContinuation<Void, Never>] = []
+      observers.removeAll { observer in
+        guard observer.count <= waiting else { return false }
+        satisfied.append(observer.continuation)
+        return true
+      }
+      return satisfied
+    }
   }
 
   private let state = Locked(State())
@@ -48,7 +63,10 @@ final class TransactionQueue: Sendable {
     let id = state.withLock { $0.machine.makeWaiterID() }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-        let action = state.withLock { $0.machine.acquire(id: id, continuation: continuation) }
+        let (action, observers) = state.withLock { state in
+          (state.machine.acquire(id: id, continuation: continuation), state.takeSatisfiedObservers())
+        }
+        for observer in observers { observer.resume() }
         switch action {
         case .granted: continuation.resume()
         case .suspended: break
@@ -69,7 +87,8 @@ final class TransactionQueue: Sendable {
   /// Appends a job behind everything already queued. If the queue was free,
   /// the caller now holds it and this call drains it before returning.
   func post(_ job: @escaping Job) async {
-    let action = state.withLock { $0.machine.post(job) }
+    let (action, observers) = state.withLock { state in (state.machine.post(job), state.takeSatisfiedObservers()) }
+    for observer in observers { observer.resume() }
     if case .drainNow = action { await release() }
   }
 
@@ -91,6 +110,19 @@ final class TransactionQueue: Sendable {
       case .idle:
         return
       }
+    }
+  }
+
+  /// Returns once at least `count` requests wait in this queue (tasks or
+  /// queued jobs): a clear-box seam for the package's own tests.
+  func pending(atLeast count: Int) async {
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      let ready = state.withLock { state -> Bool in
+        if state.machine.pendingCount >= count { return true }
+        state.observers.append((count, continuation))
+        return false
+      }
+      if ready { continuation.resume() }
     }
   }
 }

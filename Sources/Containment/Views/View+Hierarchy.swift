@@ -14,8 +14,10 @@ extension View {
   /// or one of its ancestors, ``ContainmentError/foreignView`` if `subview`
   /// holds the root view of a controller that is not a child of that container
   /// (a child's root view is in its parent's hierarchy only while it is a
-  /// child, SPEC §2), ``ContainmentError/tornDown(_:)`` after teardown; then
-  /// nothing changed.
+  /// child, SPEC §2), ``ContainmentError/tornDown(_:)`` if `subview` holds
+  /// a torn-down controller's root view or the container was torn down,
+  /// ``ContainmentError/windowTornDown`` for a torn-down window's own view;
+  /// then nothing changed.
   public func addSubview(_ subview: View) async throws {
     try await insertSubview(subview, at: nil)
   }
@@ -47,7 +49,10 @@ extension View {
   /// Removes this view from its superview. Controllers whose root views leave
   /// a window disappear (will-hooks, then did-hooks) before this returns.
   /// A transaction of the container that owns the superview; no-op without a
-  /// superview.
+  /// superview. Throws ``ContainmentError/tornDown(_:)`` if the view holds
+  /// the root view of a torn-down controller or the owning container was
+  /// torn down, ``ContainmentError/windowTornDown`` for a torn-down window's
+  /// own view; then nothing changed.
   public func removeFromSuperview() async throws {
     guard let governor = TreeLock.withLock({ _superview?._governor() }) else {
       TreeLock.withLock { _unlink() }
@@ -55,8 +60,9 @@ extension View {
     }
     try await Transaction.perform(on: governor) { context in
       var pass = AppearancePass(animated: false)
-      TreeLock.withLock {
+      try TreeLock.withLock {
         guard self._superview != nil else { return }
+        try self._validateNotTornDown(governor: governor)
         if self._window() != nil {
           pass._begin(AppearancePass._forwardingTargets(in: self), isAppearing: false)
         }
@@ -73,15 +79,30 @@ extension View {
     return nil
   }
 
+  /// Under the link lock: the checks of removing this view (or adding it)
+  /// under `governor` on a torn-down tree, the view's own controllers first.
+  func _validateNotTornDown(governor: Governor?) throws {
+    for (_, controller) in _topOwnedViews() where controller.node._isTornDown {
+      throw ContainmentError.tornDown(controller.node.id)
+    }
+    switch governor {
+    case .controller(let container)? where container.node._isTornDown:
+      throw ContainmentError.tornDown(container.node.id)
+    case .window(let window)? where window._isTornDown:
+      throw ContainmentError.windowTornDown
+    default:
+      break
+    }
+  }
+
   func _validateInsert(_ subview: View, governor: Governor?) throws {
     if subview._isAncestorOrSelf(of: self) { throw ContainmentError.viewHierarchyCycle }
+    try subview._validateNotTornDown(governor: governor)
     let owned = subview._topOwnedViews()
     guard !owned.isEmpty else { return }
     for (_, controller) in owned {
-      if controller.node._isTornDown { throw ContainmentError.tornDown(controller.node.id) }
       switch governor {
       case .controller(let container)?:
-        if container.node._isTornDown { throw ContainmentError.tornDown(container.node.id) }
         guard controller.node._parent === container else { throw ContainmentError.foreignView }
       case .window(let window)?:
         guard window._rootViewController === controller else { throw ContainmentError.foreignView }

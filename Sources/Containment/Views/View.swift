@@ -30,6 +30,11 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
     self.label = label
   }
 
+  deinit {
+    // A deep view hierarchy is released without recursing once per level.
+    IterativeRelease.release(&_subviews)
+  }
+
   public var description: String { "View(\(label), \(frame))" }
 
   /// The frame, in the superview's coordinate space.
@@ -131,8 +136,16 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   /// The topmost controller-owned views inside this subtree (self included),
   /// in depth-first order; their own subtrees are not searched further.
   func _topOwnedViews() -> [(View, any ViewController)] {
-    if let owner = _owner { return [(self, owner)] }
-    return _subviews.flatMap { $0._topOwnedViews() }
+    var result: [(View, any ViewController)] = []
+    var stack: [View] = [self]
+    while let view = stack.popLast() {
+      if let owner = view._owner {
+        result.append((view, owner))
+      } else {
+        stack.append(contentsOf: view._subviews.reversed())
+      }
+    }
+    return result
   }
 
   func _link(_ subview: View, at index: Int? = nil) {

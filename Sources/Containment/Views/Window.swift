@@ -37,6 +37,31 @@ public final class Window: @unchecked Sendable {
     TreeLock.withLock { rootView._hostWindow = self }
   }
 
+  deinit {
+    // A released window takes its tree off screen without hooks: every
+    // controller at rest becomes `disappeared`, so a later window shows the
+    // tree again with its appearance hooks (CONCURRENCY.md, "Views and windows").
+    guard let root = _rootViewController else { return }
+    TreeLock.afterRelease { [weak root] in
+      guard let root else { return }
+      Window._takeOffScreenWithoutHooks(root)
+    }
+  }
+
+  /// Under the link lock: what releasing the window that showed `root` does.
+  /// A controller in the middle of a transition (a will-hook delivered, its
+  /// did-hook not yet) is left to finish it.
+  static func _takeOffScreenWithoutHooks(_ root: any ViewController) {
+    root.node._becameRoot()
+    for controller in _preorder(from: root) {
+      let node = controller.node
+      guard node._appearance.takenOffScreen() else { continue }
+      node._isMovingToParent = false
+      node._isMovingFromParent = false
+      node.reported.withLock { $0.appearance = .disappeared }
+    }
+  }
+
   /// The controller shown in the window, if any.
   public var rootViewController: (any ViewController)? { TreeLock.withLock { _rootViewController } }
 
@@ -51,9 +76,10 @@ public final class Window: @unchecked Sendable {
   /// installed descendants (SPEC A1). A previous root disappears first.
   ///
   /// Runs as one transaction on the window's queue (FIFO; cancellable while
-  /// waiting). Throws ``ContainmentError/hasParent(_:)`` if `controller` is a
-  /// child of some container, ``ContainmentError/tornDown(_:)`` after teardown;
-  /// then nothing changes.
+  /// waiting). Throws ``ContainmentError/windowTornDown`` after the window's
+  /// teardown, ``ContainmentError/tornDown(_:)`` if `controller`'s tree was
+  /// torn down, ``ContainmentError/hasParent(_:)`` if `controller` is a
+  /// child of some container; then nothing changes.
   @discardableResult
   public func setRootViewController(_ controller: (any ViewController)?, animated: Bool = false) async throws
     -> TransactionHandle<Void>
@@ -65,7 +91,7 @@ public final class Window: @unchecked Sendable {
 
   private func replaceRoot(with controller: (any ViewController)?, animated: Bool, context: TransactionContext) async throws {
     let old: (any ViewController)? = try TreeLock.withLock {
-      if _isTornDown { throw ContainmentError.tornDown(controller?.node.id ?? ControllerID(rawValue: 0)) }
+      if _isTornDown { throw ContainmentError.windowTornDown }
       if let controller {
         if controller.node._isTornDown { throw ContainmentError.tornDown(controller.node.id) }
         if controller.node._parent != nil { throw ContainmentError.hasParent(controller.node.id) }
@@ -88,12 +114,20 @@ public final class Window: @unchecked Sendable {
       }
       await pass.deliverAll(in: context)
       // Unlinked only now, so that its disappearance events keep the window's clock.
-      TreeLock.withLock { old.node._window = nil }
+      TreeLock.withLock {
+        HierarchyExclusion._treeChanged(from: hierarchy, to: old.node.hierarchy)
+        old.node._window = nil
+        old.node._invalidatePositions()
+      }
     }
     guard let controller else { return }
     // Hosted before its view loads, so `viewDidLoad` already sees the
     // window's traits and clock (a split controller lays out by them).
-    TreeLock.withLock { controller.node._window = self }
+    TreeLock.withLock {
+      HierarchyExclusion._treeChanged(from: controller.node._position().treeSlot, to: hierarchy)
+      controller.node._window = self
+      controller.node._invalidatePositions()
+    }
     let view = await controller.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: animated)
     TreeLock.withLock {
@@ -107,9 +141,12 @@ public final class Window: @unchecked Sendable {
 
   /// Changes the traits and tells every controller of the hosted tree, parent
   /// first, children in order (SPEC D3). One transaction on the window's queue.
+  /// Throws ``ContainmentError/windowTornDown`` after the window's teardown;
+  /// then nothing changes.
   public func setTraitCollection(_ traits: TraitCollection) async throws {
     try await Transaction.perform(on: .window(self)) { context in
-      let (previous, controllers) = TreeLock.withLock { () -> (TraitCollection, [any ViewController]) in
+      let (previous, controllers) = try TreeLock.withLock { () -> (TraitCollection, [any ViewController]) in
+        if self._isTornDown { throw ContainmentError.windowTornDown }
         let previous = self._traits
         self._traits = traits
         guard let root = self._rootViewController else { return (previous, []) }
@@ -124,18 +161,28 @@ public final class Window: @unchecked Sendable {
 
   /// Removes the root controller (it disappears), marks the whole tree torn
   /// down and ends every controller's event streams with `terminated`
-  /// (SPEC E6). Later requests on the window or on those controllers throw
-  /// ``ContainmentError/tornDown(_:)``.
+  /// (SPEC E6). Later requests on the window throw
+  /// ``ContainmentError/windowTornDown``, on those controllers
+  /// ``ContainmentError/tornDown(_:)``. A second call does nothing.
   public func tearDown() async throws {
     let root = rootViewController
     try await Transaction.perform(on: .window(self)) { context in
+      if TreeLock.withLock({ self._isTornDown }) { return }
       try await self.replaceRoot(with: nil, animated: false, context: context)
       TreeLock.withLock { self._isTornDown = true }
     }
     if let root { await root.tearDown() }
   }
 
+  /// Under the link lock: `controller` and its descendants, each before its
+  /// children, children in order. Iterative: any depth, linear time.
   static func _preorder(from controller: any ViewController) -> [any ViewController] {
-    [controller] + controller.node._children.flatMap { _preorder(from: $0) }
+    var result: [any ViewController] = []
+    var stack: [any ViewController] = [controller]
+    while let next = stack.popLast() {
+      result.append(next)
+      stack.append(contentsOf: next.node._children.reversed())
+    }
+    return result
   }
 }

@@ -17,6 +17,15 @@ struct Fixture {
     return window
   }
 
+  /// A small on-screen tree R > P > C, returned with its window; empties the log.
+  func tree() async throws -> (Window, RecordingController, RecordingController, RecordingController) {
+    let r = controller("R"), p = controller("P"), c = controller("C")
+    let window = try await onScreen(r)
+    try await install(p, in: r)
+    try await install(c, in: p)
+    return (window, r, p, c)
+  }
+
   /// The UIKit three-step add: addChild, install the view, didMove. Empties the log.
   func install(_ child: RecordingController, in parent: RecordingController) async throws {
     try await parent.addChild(child)
@@ -40,4 +49,14 @@ func snapshot(_ root: any ViewController) -> [String] {
   }
   visit(root, depth: 0)
   return lines
+}
+
+/// Reads up to `count` events (fewer if the stream ends first).
+func take(_ count: Int, from iterator: inout LifecycleEvents.AsyncIterator) async -> [LifecycleEvent] {
+  var events: [LifecycleEvent] = []
+  for _ in 0..<count {
+    guard let event = await iterator.next() else { break }
+    events.append(event)
+  }
+  return events
 }

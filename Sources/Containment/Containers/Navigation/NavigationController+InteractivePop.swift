@@ -107,11 +107,12 @@ extension NavigationController {
     if finishes {
       TreeLock.withLock { if _isInstalled(popping) { _uninstall(popping) } }
       await start.deliverDid(in: context)
-      TreeLock.withLock { node._children.removeAll { $0 === popping } }
-      await popping.willMove(toParent: nil)
-      TreeLock.withLock { popping.node._detachFromParent() }
-      node.emit(.childRemoved(popping.node.id), transaction: context.id)
-      await popping.didMove(toParent: nil)
+      // The stack change itself: B leaves (willMove(nil), childRemoved,
+      // didMove(nil)); A, already shown, stays.
+      try await runChildrenChange(context: context) { stack in
+        ChildrenChange(
+          children: stack.filter { $0 !== popping }, shown: [ShownChild(revealing, placement: _contentPlacement())])
+      }
       outcome = interrupted || Task.isCancelled ? .interrupted : .completed
       shown = revealing
     } else {

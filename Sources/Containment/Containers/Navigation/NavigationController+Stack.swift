@@ -125,100 +125,37 @@ extension NavigationController {
 
   /// Inside a transaction on this queue: replaces the stack with what
   /// `plan` returns for the current one (`plan` runs under the link lock and
-  /// may throw a misuse error; then nothing changed). The order is the type's.
+  /// may throw a misuse error; then nothing changed). The order is the type's:
+  /// a children change showing the top (``ViewController/changeChildren(_:)``),
+  /// announced as a transition from the old top to the new one.
   nonisolated func changeStack(
     animated: Bool,
     context: TransactionContext,
     _ plan: ([any ViewController]) throws -> [any ViewController]
   ) async throws -> StackChange {
-    let decision = try TreeLock.withLock { () -> StackDecision in
-      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
-      let old = node._children
+    let result = try await runChildrenChange(
+      context: context,
+      joinerWithParent: { joiner, parent in
+        parent is NavigationController
+          ? .alreadyOnStack(joiner.node.id) : .alreadyChild(child: joiner.node.id, parent: parent.node.id)
+      },
+      willShow: { top, animated in
+        guard let delegate = TreeLock.withLock({ self._delegate() }) else { return }
+        await delegate.navigationController(self, willShow: top, animated: animated)
+      },
+      didShow: { top, animated in
+        guard let delegate = TreeLock.withLock({ self._delegate() }) else { return }
+        await delegate.navigationController(self, didShow: top, animated: animated)
+      }
+    ) { old in
       let new = try plan(old)
-      try _validateStack(new, replacing: old)
-      let decision = StackDecision(old: old, new: new)
-      node._children = new
-      _link(decision)
-      return decision
+      var change = ChildrenChange(
+        children: new, shown: new.last.map { [$0] } ?? [], placement: _contentPlacement(), animated: animated,
+        duration: transitionDuration)
+      if old.last !== new.last { change.transition = .init(from: old.last, to: new.last, always: true) }
+      return change
     }
-    await announce(decision, in: context)
-
-    let newTop = decision.newTop
-    let topChanged = decision.topChanged
-    if topChanged, let newTop, isViewLoaded { _ = await newTop.loadViewIfNeeded(in: context) }
-
-    var pass = AppearancePass(animated: animated)
-    let (environment, onScreen, delegate) = TreeLock.withLock {
-      () -> (ContainmentEnvironment?, Bool, (any NavigationControllerDelegate)?) in
-      // The clock is needed only to animate; the delegate is asked next, with
-      // no suspension in between, so it is read in the same section.
-      let environment = animated ? node._resolvedEnvironment() : nil
-      let delegate = topChanged ? _delegate() : nil
-      guard topChanged, let view = node._view else { return (environment, false, delegate) }
-      let onScreen = view._window() != nil
-      let oldTop = decision.oldTop
-      if onScreen, let oldTop, _isInstalled(oldTop) {
-        pass._begin(AppearancePass._forwardingTargets(from: oldTop), isAppearing: false)
-      }
-      if let newTop, newTop.node._view != nil {
-        _install(newTop, _contentPlacement(), below: decision.revealsNewTop ? oldTop : nil)
-        if onScreen { pass._begin(AppearancePass._forwardingTargets(from: newTop), isAppearing: true) }
-      }
-      return (environment, onScreen, delegate)
-    }
-
-    if topChanged {
-      node.emit(.transitionBegan(from: decision.oldTop?.node.id, to: newTop?.node.id), transaction: context.id)
-      if let newTop, let delegate {
-        await askDelegate(in: context) { await delegate.navigationController(self, willShow: newTop, animated: animated) }
-      }
-    }
-    await pass.deliverWill(in: context)
-    await pass.deliverIsAppearing(in: context)
-    var interrupted = false
-    if topChanged, onScreen, let environment {
-      interrupted = await Self.animate(for: transitionDuration, on: environment, animations: nil)
-    }
-    TreeLock.withLock {
-      for controller in decision.old where controller !== newTop && _isInstalled(controller) {
-        _uninstall(controller)
-      }
-      for controller in decision.added where controller !== newTop && _isInstalled(controller) {
-        _uninstall(controller)
-      }
-      for controller in decision.removed { controller.node._detachFromParent() }
-    }
-    for controller in decision.removed { node.emit(.childRemoved(controller.node.id), transaction: context.id) }
-    await pass.deliverDid(in: context)
-    for controller in decision.removed { await controller.didMove(toParent: nil) }
-    for controller in decision.added { await controller.didMove(toParent: self) }
-
-    let outcome: TransitionOutcome = interrupted || Task.isCancelled ? .interrupted : .completed
-    if topChanged {
-      node.emit(
-        .transitionEnded(from: decision.oldTop?.node.id, to: newTop?.node.id, outcome: outcome), transaction: context.id)
-      if let newTop, let delegate = TreeLock.withLock({ _delegate() }) {
-        await askDelegate(in: context) { await delegate.navigationController(self, didShow: newTop, animated: animated) }
-      }
-    }
-    return StackChange(removed: decision.removed, outcome: outcome)
-  }
-
-  /// Under the link lock: SPEC §8 for a new stack. Controllers already on
-  /// this stack may stay; every other one must be free to join.
-  nonisolated func _validateStack(_ new: [any ViewController], replacing old: [any ViewController]) throws {
-    var seen: Set<ObjectIdentifier> = []
-    for controller in new {
-      guard seen.insert(ObjectIdentifier(controller)).inserted else {
-        throw ContainmentError.sameController(controller.node.id)
-      }
-      if old.contains(where: { $0 === controller }) { continue }
-      try _validateAttach(controller, reservation: nil, ignoringParent: true)
-      if let parent = controller.node._parent {
-        if parent is NavigationController { throw ContainmentError.alreadyOnStack(controller.node.id) }
-        throw ContainmentError.alreadyChild(child: controller.node.id, parent: parent.node.id)
-      }
-    }
+    return StackChange(removed: result.removed, outcome: result.outcome)
   }
 
   /// Inside a transaction on this queue, when this view has loaded: loads
@@ -238,35 +175,5 @@ extension NavigationController {
       if view._window() != nil { pass._begin(AppearancePass._forwardingTargets(from: top), isAppearing: true) }
     }
     await pass.deliverAll(in: context)
-  }
-}
-
-/// The structural part of one stack change, decided under the link lock.
-struct StackDecision {
-  let old: [any ViewController]
-  let new: [any ViewController]
-  let removed: [any ViewController]
-  let added: [any ViewController]
-
-  /// Stored, not computed: each read of an existential retains and releases
-  /// a controller, and controllers take the slow (side-table) reference
-  /// counting path (BENCHMARKS.md, "Where the time goes").
-  let oldTop: (any ViewController)?
-  let newTop: (any ViewController)?
-  let topChanged: Bool
-  /// Whether the new top was already on the old stack (a pop reveals it).
-  let revealsNewTop: Bool
-
-  init(old: [any ViewController], new: [any ViewController]) {
-    self.old = old
-    self.new = new
-    self.removed = old.filter { controller in !new.contains { $0 === controller } }
-    self.added = new.filter { controller in !old.contains { $0 === controller } }
-    let oldTop = old.last
-    let newTop = new.last
-    self.oldTop = oldTop
-    self.newTop = newTop
-    self.topChanged = oldTop !== newTop
-    self.revealsNewTop = newTop.map { top in old.contains { $0 === top } } ?? false
   }
 }

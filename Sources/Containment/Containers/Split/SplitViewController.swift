@@ -158,44 +158,27 @@ public actor SplitViewController: ViewController {
   nonisolated func replaceColumns(primary: any ViewController, secondary: any ViewController, context: TransactionContext)
     async throws
   {
-    let decision = try TreeLock.withLock { () -> StackDecision in
-      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+    try await runChildrenChange(
+      context: context,
+      commit: { _ in
+        self.state._value.primary = primary
+        self.state._value.secondary = secondary
+      }
+    ) { children in
       if primary === secondary { throw ContainmentError.sameController(primary.node.id) }
-      let old = [_column(.primary), _column(.secondary)].compactMap { $0 }
-      for controller in [primary, secondary] where !old.contains(where: { $0 === controller }) {
-        try _validateAttach(controller, reservation: nil, ignoringParent: true)
-        if let parent = controller.node._parent {
-          throw ContainmentError.alreadyChild(child: controller.node.id, parent: parent.node.id)
-        }
+      let columns = [_column(.primary), _column(.secondary)]
+      let others = children.filter { child in !columns.contains { $0 === child } }
+      // A new column takes the place of the one it replaces: shown if that
+      // one was, with the placement of the current layout.
+      let compact = state._value.isLaidOut && state._value.isCollapsed
+      var shown: [ShownChild] = []
+      for (old, new) in zip(columns, [primary, secondary]) {
+        guard let old, _isInstalled(old) else { continue }
+        shown.append(ShownChild(new, placement: _placement(of: new, compact: compact, primary: primary)))
       }
-      let decision = StackDecision(old: old, new: [primary, secondary])
-      let others = node._children.filter { child in !old.contains { $0 === child } }
-      node._children = [primary, secondary] + others
-      _link(decision)
-      state._value.primary = primary
-      state._value.secondary = secondary
-      return decision
+      return ChildrenChange(children: [primary, secondary] + others, shown: shown)
     }
-    await announce(decision, in: context)
-
-    var leaving = AppearancePass(animated: false)
-    TreeLock.withLock {
-      let onScreen = node._view?._window() != nil
-      for controller in decision.removed where onScreen && _isInstalled(controller) {
-        leaving._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: false)
-      }
-    }
-    await leaving.deliverWill(in: context)
-    TreeLock.withLock {
-      for controller in decision.removed where _isInstalled(controller) { _uninstall(controller) }
-    }
-    await leaving.deliverDid(in: context)
     await layoutColumns(showing: nil, context: context)
-
-    TreeLock.withLock { for controller in decision.removed { controller.node._detachFromParent() } }
-    for controller in decision.removed { node.emit(.childRemoved(controller.node.id), transaction: context.id) }
-    for controller in decision.removed { await controller.didMove(toParent: nil) }
-    for controller in decision.added { await controller.didMove(toParent: self) }
   }
 
   /// Inside a transaction on this queue: makes the installed columns match

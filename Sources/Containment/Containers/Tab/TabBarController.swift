@@ -93,7 +93,7 @@ public actor TabBarController: ViewController {
   public nonisolated func setSelectedIndex(_ index: Int) async throws -> TransactionHandle<Void> {
     try await Transaction.perform(on: .controller(self)) { context in
       let candidate = try TreeLock.withLock { try self._tab(at: index) }
-      await self.switchSelection(to: candidate, context: context)
+      try await self.switchSelection(to: candidate, context: context)
     }
   }
 
@@ -116,7 +116,7 @@ public actor TabBarController: ViewController {
         }
         guard allowed else { return false }
       }
-      await self.switchSelection(to: candidate, context: context)
+      try await self.switchSelection(to: candidate, context: context)
       if let delegate {
         await self.askDelegate(in: context) { await delegate.tabBarController(self, didSelect: candidate) }
       }
@@ -134,7 +134,7 @@ public actor TabBarController: ViewController {
   public func viewDidLoad() async {
     await Transaction.enqueue(on: .controller(self)) { context in
       let selected = TreeLock.withLock { self._selected() ?? self.node._children.first }
-      await self.switchSelection(to: selected, context: context)
+      try await self.switchSelection(to: selected, context: context)
     }
   }
 
@@ -159,79 +159,39 @@ public actor TabBarController: ViewController {
   nonisolated func replaceTabs(_ controllers: [any ViewController], selectedIndex: Int, context: TransactionContext)
     async throws
   {
-    let decision = try TreeLock.withLock { () -> StackDecision in
-      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+    try await runChildrenChange(
+      context: context,
+      commit: { change in self.state._value.selected = change.shown.first?.controller }
+    ) { _ in
       if !controllers.isEmpty, !controllers.indices.contains(selectedIndex) {
         throw ContainmentError.tabIndexOutOfRange(index: selectedIndex, count: controllers.count)
       }
-      let old = node._children
-      var seen: Set<ObjectIdentifier> = []
-      for controller in controllers {
-        guard seen.insert(ObjectIdentifier(controller)).inserted else {
-          throw ContainmentError.sameController(controller.node.id)
-        }
-        if old.contains(where: { $0 === controller }) { continue }
-        try _validateAttach(controller, reservation: nil, ignoringParent: true)
-        if let parent = controller.node._parent {
-          throw ContainmentError.alreadyChild(child: controller.node.id, parent: parent.node.id)
-        }
-      }
-      let decision = StackDecision(old: old, new: controllers)
-      node._children = controllers
-      _link(decision)
-      return decision
+      return _selectionChange(children: controllers, selecting: controllers.isEmpty ? nil : controllers[selectedIndex])
     }
-    await announce(decision, in: context)
-    await switchSelection(to: controllers.isEmpty ? nil : controllers[selectedIndex], context: context)
-    TreeLock.withLock {
-      for controller in decision.removed {
-        if _isInstalled(controller) { _uninstall(controller) }
-        controller.node._detachFromParent()
-      }
-    }
-    for controller in decision.removed { node.emit(.childRemoved(controller.node.id), transaction: context.id) }
-    for controller in decision.removed { await controller.didMove(toParent: nil) }
-    for controller in decision.added { await controller.didMove(toParent: self) }
   }
 
   /// Makes `new` the selected tab in B2's order: old will, new will, new
-  /// is-appearing, old did, new did (the shape of N2 and T2). Without a loaded view it
-  /// only records the selection; if `new` is selected already it makes sure
-  /// its view is installed.
-  nonisolated func switchSelection(to new: (any ViewController)?, context: TransactionContext) async {
-    let old = TreeLock.withLock { () -> (any ViewController)? in
-      defer { state._value.selected = new }
-      return _selected()
+  /// is-appearing, old did, new did (the shape of N2 and T2). Without a
+  /// loaded view it only records the selection; if `new` is selected already
+  /// it makes sure its view is installed.
+  nonisolated func switchSelection(to new: (any ViewController)?, context: TransactionContext) async throws {
+    try await runChildrenChange(
+      context: context,
+      commit: { change in self.state._value.selected = change.shown.first?.controller }
+    ) { old in
+      _selectionChange(children: old, selecting: new)
     }
-    if let new, isViewLoaded { _ = await new.loadViewIfNeeded(in: context) }
-    var appearing = AppearancePass(animated: false)
-    var disappearing = AppearancePass(animated: false)
-    let switches = TreeLock.withLock { () -> Bool in
-      guard let view = node._view else { return false }
-      let onScreen = view._window() != nil
-      var changed = false
-      if let new, new.node._view != nil, !_isInstalled(new) {
-        _install(new, Self._contentPlacement)
-        if onScreen { appearing._begin(AppearancePass._forwardingTargets(from: new), isAppearing: true) }
-        changed = true
-      }
-      if let old, old !== new, _isInstalled(old) {
-        if onScreen { disappearing._begin(AppearancePass._forwardingTargets(from: old), isAppearing: false) }
-        changed = true
-      }
-      return changed
-    }
-    guard switches else { return }
-    node.emit(.transitionBegan(from: old?.node.id, to: new?.node.id), transaction: context.id)
-    await disappearing.deliverWill(in: context)
-    await appearing.deliverWill(in: context)
-    await appearing.deliverIsAppearing(in: context)
-    TreeLock.withLock {
-      if let old, old !== new, _isInstalled(old) { _uninstall(old) }
-    }
-    await disappearing.deliverDid(in: context)
-    await appearing.deliverDid(in: context)
-    node.emit(.transitionEnded(from: old?.node.id, to: new?.node.id, outcome: .completed), transaction: context.id)
+  }
+
+  /// Under the link lock: the children change that leaves `children` with
+  /// `selected` shown (announced as a switch only if a view comes or goes).
+  nonisolated func _selectionChange(children: [any ViewController], selecting selected: (any ViewController)?)
+    -> ChildrenChange
+  {
+    var change = ChildrenChange(
+      children: children, shown: selected.map { [$0] } ?? [], placement: Self._contentPlacement)
+    change.transition = .init(from: _selected(), to: selected, always: false)
+    return change
   }
 
   /// Under the link lock: the tab at `index`, or SPEC §8's error.

@@ -1,0 +1,122 @@
+/// What a controller's place in its tree decides, computed once and cached on
+/// its node: the path its events carry, the tree streams they go to, the
+/// environment (clock) that stamps them, the hosting window, and the slot
+/// that stands for the whole tree in hierarchical exclusion.
+///
+/// Why cached: every one of these used to be found by walking to the root,
+/// once per event and per transaction, so building a chain n controllers
+/// deep cost O(n²). A position is derived from the parent's in O(1); it is
+/// dropped (with those of the whole subtree below) when anything it depends
+/// on changes: a parent link, a departure, a tree stream, an environment, a
+/// window (``ControllerNode/_invalidatePositions()``).
+///
+/// Immutable once made: it may be read outside the link lock (the path is
+/// computed from the immutable chain of positions above it).
+final class TreePosition: Sendable {
+  /// The position above: the parent's, or, while a removal's hooks run, the
+  /// former parent's (SPEC E2: a removed child's events still reach its
+  /// former ancestors' tree streams until `didMove(toParent: nil)`).
+  let above: TreePosition?
+  let name: String
+  /// The tree streams of the controller and of everything above it.
+  let treeStreams: [Broadcaster<LifecycleEvent>]
+  /// The nearest environment set on the controller, an ancestor or the
+  /// hosting window; a departure's former tree does not count.
+  let environment: ContainmentEnvironment?
+  /// The environment that stamps events: `environment`, else the former
+  /// tree's while departing, else the default.
+  let eventEnvironment: ContainmentEnvironment
+  /// The window the tree is shown in, if its root is a window's root.
+  weak let window: Window?
+  /// The slot of the topmost thing of the tree: the hosting window's, else
+  /// the root controller's (hierarchical exclusion's fast path).
+  let treeSlot: HierarchySlot
+
+  init(
+    above: TreePosition?, name: String, treeStreams: [Broadcaster<LifecycleEvent>],
+    environment: ContainmentEnvironment?, eventEnvironment: ContainmentEnvironment,
+    window: Window?, treeSlot: HierarchySlot
+  ) {
+    self.above = above
+    self.name = name
+    self.treeStreams = treeStreams
+    self.environment = environment
+    self.eventEnvironment = eventEnvironment
+    self.window = window
+    self.treeSlot = treeSlot
+  }
+
+  /// Names from the root down, joined by "/". O(depth); computed only for
+  /// events someone can receive.
+  var path: String {
+    var names: [String] = []
+    var position: TreePosition? = self
+    while let current = position {
+      names.append(current.name)
+      position = current.above
+    }
+    return names.reversed().joined(separator: "/")
+  }
+}
+
+extension ControllerNode {
+  /// Under the link lock: this controller's position, from the cache or
+  /// derived from the nearest cached one above (caching every position on the
+  /// way down). Amortized O(1).
+  func _position() -> TreePosition {
+    if let cached = _cachedPosition { return cached }
+    var uncached: [ControllerNode] = [self]
+    var above: TreePosition?
+    var top = self
+    while let parent = top._parent?.node {
+      if let cached = parent._cachedPosition {
+        above = cached
+        break
+      }
+      uncached.append(parent)
+      top = parent
+    }
+    var position: TreePosition! = nil
+    for node in uncached.reversed() {
+      position = node._makePosition(above: above)
+      node._cachedPosition = position
+      above = position
+    }
+    return position
+  }
+
+  /// Under the link lock: this controller's position given its parent's
+  /// (`parentPosition`), or as a root when nil.
+  private func _makePosition(above parentPosition: TreePosition?) -> TreePosition {
+    let ownStreams = _treeEvents.map { [$0] } ?? []
+    if let parentPosition {
+      let environment = _environment ?? parentPosition.environment
+      return TreePosition(
+        above: parentPosition, name: name, treeStreams: ownStreams + parentPosition.treeStreams,
+        environment: environment, eventEnvironment: environment ?? parentPosition.eventEnvironment,
+        window: parentPosition.window, treeSlot: parentPosition.treeSlot)
+    }
+    let window = _window
+    let environment = _environment ?? window?._environment
+    let departed = _departure?.position
+    return TreePosition(
+      above: departed, name: name, treeStreams: ownStreams + (departed?.treeStreams ?? []),
+      environment: environment, eventEnvironment: environment ?? departed?.eventEnvironment ?? .default,
+      window: window, treeSlot: window?.hierarchy ?? hierarchy)
+  }
+
+  /// Under the link lock: drops the cached positions of this controller and
+  /// its subtree. A controller with no cached position has none below it
+  /// either (positions are cached top-down), so the walk stops there: its
+  /// cost is the number of cached positions dropped.
+  func _invalidatePositions() {
+    guard _cachedPosition != nil else { return }
+    var stack: [ControllerNode] = [self]
+    while let node = stack.popLast() {
+      node._cachedPosition = nil
+      for child in node._children where child.node._cachedPosition != nil {
+        stack.append(child.node)
+      }
+    }
+  }
+}

@@ -1,0 +1,296 @@
+import Containment
+
+/// What a run recorded up to a quiescent point (or the end), taken from the
+/// run at that point: the epoch's end.
+struct Cut: Sendable {
+  /// Events stamped before this belong to the epoch (nothing runs at a quiescent point).
+  var time: Duration
+  /// The end of the workload's part of the epoch (the time for a quiescent point, the workload's end for the last).
+  var replayEnd: Duration
+  /// The runtime's trees at that point.
+  var snapshot: Model
+  var recorded: Run.Recorded
+  /// Each controller's hooks since the last cut.
+  var hookLogs: [[LifecycleEvent.Kind]]
+  /// The process's clocks at the cut, for the epoch's throughput.
+  var wall: ContinuousClock.Instant
+  var cpu: Duration
+}
+
+/// One epoch's throughput: its operations over the time its workload ran
+/// plus the time its checks took (at the next quiescent point), in wall time
+/// and in CPU time.
+struct EpochRate: Sendable {
+  var operations: Int
+  var wall: Duration
+  var cpu: Duration
+
+  var perSecond: Double { Double(operations) / max(wall.seconds, 0.001) }
+  /// Operations per CPU-second: what a slowdown of the code shows in,
+  /// whatever else the machine runs meanwhile.
+  var perCPUSecond: Double { Double(operations) / max(cpu.seconds, 0.001) }
+}
+
+/// Checks a run epoch by epoch as its quiescent points come: the epoch that
+/// ended at the previous point is checked at the next one (its recorders have
+/// had a whole epoch to catch up), then dropped. Keeps the checks' state, the
+/// counters of the report, and for each kind of finding the first epoch it
+/// showed in (for the reducer). Memory stays bounded by two epochs.
+actor EpochChecker {
+  private let recorders: [Subscription]
+  private let others: [Subscription]
+  private let progress: Locked<CheckProgress>
+  private var template: History
+  private var checks: Checks
+  private var index = RecorderIndex()
+  /// Recorder events received past the last checked epoch's end.
+  private var leftovers: [[LifecycleEvent]]
+  /// The last cut, not yet checked, and the quiescent point it starts from.
+  private var held: (cut: Cut, start: (Duration, Model))?
+  private var start: (Duration, Model)
+  private var last: (wall: ContinuousClock.Instant, cpu: Duration)
+  private var summary = RunSummary()
+
+  init(template: History, recorders: [Subscription], others: [Subscription], progress: Locked<CheckProgress>) {
+    self.template = template
+    self.recorders = recorders
+    self.others = others
+    self.progress = progress
+    checks = Checks(history: template)
+    checks.subscribers = others.map(SubscriberCheck.init)
+    leftovers = recorders.map { _ in [] }
+    start = (.zero, template.initial)
+    last = (.now, .zero)
+    summary.names = template.names
+    summary.subscribers = others.count
+  }
+
+  /// The first epoch starts at `time` from `snapshot` (after setup).
+  func begin(at time: Duration, snapshot: Model) {
+    template.initial = snapshot
+    template.final = snapshot
+    checks = Checks(history: template)
+    checks.subscribers = others.map(SubscriberCheck.init)
+    start = (time, snapshot)
+    last = (.now, ProcessStatus.cpuTime())
+  }
+
+  /// A quiescent point: checks the epoch that ended at the previous one.
+  func close(_ cut: Cut) {
+    let operations = cut.recorded.records.reduce(0) { $0 + ($1.nested ? 0 : 1) }
+    summary.epochs.append(EpochRate(operations: operations, wall: cut.wall - last.wall, cpu: cut.cpu - last.cpu))
+    checkHeld(rate: summary.epochs.count - 2)
+    held = (cut, start)
+    start = (cut.time, cut.snapshot)
+    last = (.now, ProcessStatus.cpuTime())
+  }
+
+  /// The run is over and every stream has ended: checks what is left.
+  func finish(_ cut: Cut) -> RunSummary {
+    checkHeld(rate: summary.epochs.count - 1)
+    held = nil
+    check(cut, from: start, final: true)
+    summary.counts = checks.counts
+    if let slowdown = summary.slowdown() { record([slowdown], evidence: nil) }
+    return summary
+  }
+
+  /// Checks the held epoch, adding the time it takes to its rate (`summary.epochs[rate]`).
+  private func checkHeld(rate position: Int) {
+    guard let held else { return }
+    let (wall, cpu) = (ContinuousClock.now, ProcessStatus.cpuTime())
+    check(held.cut, from: held.start, final: false)
+    summary.epochs[position].wall += .now - wall
+    summary.epochs[position].cpu += ProcessStatus.cpuTime() - cpu
+  }
+
+  private func check(_ cut: Cut, from start: (Duration, Model), final: Bool) {
+    var epoch = template
+    epoch.events = []
+    epoch.events.reserveCapacity(recorders.count)
+    for (controller, recorder) in recorders.enumerated() {
+      var events = leftovers[controller] + recorder.take()
+      leftovers[controller] = []
+      if !final, let split = events.firstIndex(where: { !$0.kind.isMarker && $0.timestamp >= cut.time }) {
+        leftovers[controller] = Array(events[split...])
+        events.removeSubrange(split...)
+      }
+      for event in events where event.kind.isMarker {
+        switch event.kind {
+        case .subscribed, .terminated: break
+        default: epoch.recorderMarkers.append("\(event.kind) on \(template.names[controller])")
+        }
+      }
+      epoch.events.append(events.filter { !$0.kind.isMarker })
+    }
+    epoch.hookLogs = cut.hookLogs
+    epoch.replayStart = start.0
+    epoch.replayEnd = cut.replayEnd
+    epoch.initial = start.1
+    epoch.final = cut.snapshot
+    epoch.registered = cut.recorded.transactions
+    epoch.unidentified = cut.recorded.unidentified
+    epoch.watched = cut.recorded.watched
+    epoch.records = cut.recorded.records
+    epoch.snapshots = [start]
+    checks.check(epoch)
+    index.advance(epoch.events)
+    checks.checkSubscribers(received: others.map { $0.take() }, before: final ? nil : cut.time, index: index)
+    summary.operations.add(cut.recorded.records)
+    summary.epochsChecked += 1
+    record(cut.recorded.findings + checks.takeFindings(), evidence: epoch.evidence)
+  }
+
+  private func record(_ findings: [Finding], evidence: History?) {
+    for finding in findings {
+      summary.findings.append(finding)
+      // The finding the reducer would pick of this kind (`Finding.mostTelling`) is the first one kept.
+      let reducible = finding.category != .linearizability || !finding.operations.isEmpty
+      if let evidence, reducible, summary.evidence[finding.category] == nil { summary.evidence[finding.category] = evidence }
+    }
+    let (epochs, count) = (summary.epochsChecked, summary.findings.total)
+    progress.withLock {
+      $0.epochsChecked = epochs
+      $0.findings = count
+    }
+  }
+}
+
+/// What the progress line shows of the checks.
+struct CheckProgress: Sendable {
+  var epochsChecked = 0
+  var findings = 0
+}
+
+/// Everything the report needs of a checked run.
+struct RunSummary: Sendable {
+  var names: [String] = []
+  var operations = OperationStats()
+  var findings = FindingLog()
+  /// For each kind of finding, the first epoch it showed in (operations and start only).
+  var evidence: [Finding.Category: History] = [:]
+  /// Throughput of each epoch that ended at a quiescent point.
+  var epochs: [EpochRate] = []
+  var epochsChecked = 0
+  var subscribers = 0
+  var counts = Checks.Counts()
+
+  /// The epochs after the first (which warms up), up to the last quiescent
+  /// point (the rest of the run is cut short and holds the teardown): each
+  /// with its own checks' time.
+  var steadyEpochs: ArraySlice<EpochRate> { epochs.dropFirst() }
+
+  /// Median throughput of the first and of the last quarter of the steady
+  /// epochs (at least 3 each), per second of wall time and per CPU-second,
+  /// or nil for a run too short to say.
+  var throughputDrift: (wall: (first: Double, last: Double), cpu: (first: Double, last: Double))? {
+    let steady = Array(steadyEpochs)
+    guard steady.count >= 12 else { return nil }
+    let quarter = steady.count / 4
+    func median(_ rates: ArraySlice<EpochRate>, _ rate: (EpochRate) -> Double) -> Double {
+      let sorted = rates.map(rate).sorted()
+      return sorted[sorted.count / 2]
+    }
+    let (first, last) = (steady.prefix(quarter), steady.suffix(quarter))
+    return ((median(first, \.perSecond), median(last, \.perSecond)), (median(first, \.perCPUSecond), median(last, \.perCPUSecond)))
+  }
+
+  /// A finding if the last quarter ran more than 20 % slower than the first,
+  /// both in wall time and in CPU time: other work on the machine slows the
+  /// first only, idle cores spent spinning change the second only; a cost
+  /// that grows with the run's length shows in both.
+  func slowdown() -> Finding? {
+    guard let drift = throughputDrift, drift.wall.last < drift.wall.first * 0.8, drift.cpu.last < drift.cpu.first * 0.8 else { return nil }
+    return Finding(
+      category: .slowdown,
+      message: "throughput fell from \(Int(drift.wall.first))/s to \(Int(drift.wall.last))/s (\(Int(drift.cpu.first)) to \(Int(drift.cpu.last)) per CPU-second; medians of the first and last quarter of \(steadyEpochs.count) epochs): something grows with the run's length")
+  }
+}
+
+/// Counts of the operations, by kind and outcome, and their latencies.
+struct OperationStats: Sendable {
+  struct KindCount: Sendable {
+    var total = 0, succeeded = 0, failed = 0, cancelled = 0
+  }
+  var operations = 0
+  var nested = 0
+  var byKind: [OperationKindName: KindCount] = [:]
+  var latency = LatencyHistogram()
+
+  mutating func add(_ records: [OperationRecord]) {
+    for record in records {
+      guard !record.nested else {
+        nested += 1
+        continue
+      }
+      operations += 1
+      var count = byKind[record.operation.kind] ?? KindCount()
+      count.total += 1
+      switch record.outcome {
+      case .succeeded: count.succeeded += 1
+      case .failed: count.failed += 1
+      case .cancelled: count.cancelled += 1
+      }
+      byKind[record.operation.kind] = count
+      latency.add(record.end - record.start)
+    }
+  }
+}
+
+/// Latencies in microseconds, 64 buckets per power of two (within 1.6 %),
+/// the maximum exact.
+struct LatencyHistogram: Sendable {
+  private var counts: [Int] = []
+  private(set) var count = 0
+  private(set) var maximum = Duration.zero
+
+  private static func bucket(_ microseconds: Int) -> Int {
+    guard microseconds >= 128 else { return max(0, microseconds) }
+    let shift = (Int.bitWidth - 1 - microseconds.leadingZeroBitCount) - 6
+    return shift * 64 + (microseconds >> shift)
+  }
+
+  /// The middle of bucket `index`, in microseconds.
+  private static func value(_ index: Int) -> Double {
+    guard index >= 128 else { return Double(index) }
+    let shift = index / 64 - 1
+    let low = (index - shift * 64) << shift
+    return Double(low) + Double((1 << shift) - 1) / 2
+  }
+
+  mutating func add(_ latency: Duration) {
+    let index = Self.bucket(latency.microseconds)
+    if index >= counts.count { counts += Array(repeating: 0, count: index - counts.count + 1) }
+    counts[index] += 1
+    count += 1
+    maximum = max(maximum, latency)
+  }
+
+  /// The latency below which `fraction` of them fall.
+  func percentile(_ fraction: Double) -> Duration {
+    guard count > 0 else { return .zero }
+    let rank = min(count - 1, Int(Double(count) * fraction))
+    var seen = 0
+    for (index, n) in counts.enumerated() {
+      seen += n
+      if seen > rank { return min(.microseconds(Self.value(index)), maximum) }
+    }
+    return maximum
+  }
+}
+
+/// The findings of a run: every one counted, the first few of each kind kept in full.
+struct FindingLog: Sendable {
+  static let keptPerCategory = 20
+  private(set) var counts: [Finding.Category: Int] = [:]
+  private(set) var kept: [Finding] = []
+
+  mutating func append(_ finding: Finding) {
+    counts[finding.category, default: 0] += 1
+    if counts[finding.category]! <= Self.keptPerCategory { kept.append(finding) }
+  }
+
+  var total: Int { counts.values.reduce(0, +) }
+  func count(_ category: Finding.Category) -> Int { counts[category] ?? 0 }
+  var violations: Int { counts.filter { $0.key.isViolation }.values.reduce(0, +) }
+}

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Containment
+import Dispatch
+
+/// What the process costs: resident memory and CPU time (no Foundation).
+enum ProcessStatus {
+  /// Resident memory now and its peak over the process's life, in bytes
+  /// (`VmRSS` and `VmHWM` of /proc/self/status); nil where there is no /proc.
+  static func memory() -> (resident: Int, peak: Int)? {
+    let descriptor = open("/proc/self/status", O_RDONLY)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes = [UInt8](repeating: 0, count: 4096)
+    var text = ""
+    while true {
+      let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      guard count > 0 else { break }
+      text += String(decoding: bytes[0..<count], as: UTF8.self)
+    }
+    var resident: Int?, peak: Int?
+    for line in text.split(separator: "\n") {
+      let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      guard fields.count >= 2, let kilobytes = Int(fields[1]) else { continue }
+      if fields[0] == "VmRSS:" { resident = kilobytes * 1024 }
+      if fields[0] == "VmHWM:" { peak = kilobytes * 1024 }
+    }
+    guard let resident, let peak else { return nil }
+    return (resident, peak)
+  }
+
+  /// CPU time the process has used, all threads together.
+  static func cpuTime() -> Duration {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+  }
+}
+
+/// `n` bytes for people: "312 MB".
+func megabytes(_ bytes: Int) -> String { "\(bytes / (1 << 20)) MB" }
+
+/// Ctrl-C: the first stops the workload (what was recorded is still checked
+/// and reported), a second ends the process at once.
+enum Interruption {
+  private static let state = Locked(false)
+  nonisolated(unsafe) private static var source: (any DispatchSourceSignal)?
+
+  static var requested: Bool { state.withLock { $0 } }
+
+  /// Handles SIGINT from now on (Dispatch's signal source, not a C handler).
+  static func install(quiet: Bool) {
+    signal(SIGINT, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    source.setEventHandler {
+      let again = state.withLock { requested in
+        defer { requested = true }
+        return requested
+      }
+      if again {
+        Terminal.error("\ninterrupted again: exiting without a report\n")
+        _exit(130)
+      }
+      if !quiet { Terminal.error("\ninterrupted: stopping the workload, then checking what was recorded (Ctrl-C again to exit now)\n") }
+    }
+    source.resume()
+    Self.source = source
+  }
+}
