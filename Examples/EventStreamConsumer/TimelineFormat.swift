@@ -32,7 +32,8 @@ enum TimelineFormat {
     case .willMove(let parent), .didMove(let parent): "parent=\(parent.map { "\($0)" } ?? "nil")"
     case .childAdded(let id), .childRemoved(let id): "child=\(id)"
     case .presented(let id, let style), .dismissed(let id, let style): "presented=\(id) style=\(style)"
-    case .transitionBegan(let from, let to): "from=\(from.map { "\($0)" } ?? "nil") to=\(to.map { "\($0)" } ?? "nil")"
+    case .transitionBegan(let from, let to, let options):
+      "from=\(from.map { "\($0)" } ?? "nil") to=\(to.map { "\($0)" } ?? "nil")\(options.isEmpty ? "" : " options=\(options)")"
     case .transitionEnded(_, _, let outcome): "outcome=\(outcome)"
     case .batchCommitted(let disappearing, let appearing): "disappearing=\(disappearing) appearing=\(appearing)"
     case .unbalancedAppearanceTransition(let reason): "\(reason)"

@@ -100,7 +100,9 @@ extension ViewController {
 
     let announcement = change.transition.flatMap { $0.always || viewsChange ? $0 : nil }
     if let announcement {
-      node.emit(.transitionBegan(from: announcement.from?.node.id, to: announcement.to?.node.id), transaction: context.id)
+      node.emit(
+        .transitionBegan(from: announcement.from?.node.id, to: announcement.to?.node.id, options: []),
+        transaction: context.id)
       if let willShow, let to = announcement.to {
         await askDelegate(in: context) { await willShow(to, change.animated) }
       }

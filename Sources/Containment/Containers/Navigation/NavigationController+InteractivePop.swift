@@ -84,7 +84,7 @@ extension NavigationController {
       }
       return (environment, onScreen)
     }
-    node.emit(.transitionBegan(from: popping.node.id, to: revealing.node.id), transaction: context.id)
+    node.emit(.transitionBegan(from: popping.node.id, to: revealing.node.id, options: []), transaction: context.id)
     if let delegate = TreeLock.withLock({ _delegate() }) {
       await askDelegate(in: context) {
         await delegate.navigationController(self, willShow: revealing, animated: true)
