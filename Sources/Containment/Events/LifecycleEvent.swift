@@ -76,6 +76,7 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     self.kind = kind
   }
 
+  /// A readable description.
   public var description: String {
     let tx = transaction.map { " \($0)" } ?? ""
     return "[\(sequenceNumber)] \(path) \(kind)\(tx)"

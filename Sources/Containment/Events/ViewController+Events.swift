@@ -12,14 +12,18 @@
 /// Cancellation: cancelling the iterating task ends the subscription (its
 /// `next()` returns nil).
 public struct LifecycleEvents: AsyncSequence, Sendable {
+  /// The element type.
   public typealias Element = LifecycleEvent
+  /// Never throws.
   public typealias Failure = Never
 
   let base: BroadcastSequence<LifecycleEvent>
 
   /// The subscription's iterator. Use it from one task at a time.
   public struct AsyncIterator: AsyncIteratorProtocol {
+    /// The element type.
     public typealias Element = LifecycleEvent
+    /// Never throws.
     public typealias Failure = Never
 
     var base: BroadcastSequence<LifecycleEvent>.AsyncIterator

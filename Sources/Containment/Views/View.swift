@@ -35,6 +35,7 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
     IterativeRelease.release(&_subviews)
   }
 
+  /// A readable description.
   public var description: String { "View(\(label), \(frame))" }
 
   /// The frame, in the superview's coordinate space.
