@@ -37,13 +37,15 @@ enum Transaction {
   ) async throws -> TransactionHandle<Value> {
     let chain = TransactionContext.current?.runningChain() ?? []
     guard let innermost = chain.first else {
-      try Task.checkCancellation()
-      // The uncontended case takes the free queue at once; only a request
-      // that would wait reaches the stress harness's planted fault.
-      if !governor.queue.tryAcquire() {
-        if FaultInjection.skipsQueue { return try await runSkippingTheQueue(body, on: governor) }
-        try await governor.queue.acquire()
+      if FaultInjection.skipsQueue {
+        let handle = TransactionHandle<Value>(id: .next(), queuedBehind: [])
+        let context = TransactionContext(id: handle.id, governor: governor, outer: nil)
+        let result = await TransactionContext.$current.withValue(context) { await Result(catching: { try await body(context) }) }
+        handle.complete(result)
+        if case .failure(let error) = result { throw error }
+        return handle
       }
+      try await governor.queue.acquire()
       let handle = TransactionHandle<Value>(id: .next(), queuedBehind: [])
       await run(
         body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current, cancellable: true)
@@ -57,19 +59,6 @@ enum Transaction {
     }
     let handle = TransactionHandle<Value>(id: .next(), queuedBehind: chain.map(\.id), cancellableWhileQueued: true)
     await dispatch(body, on: governor, adopting: adopting, handle: handle, chain: chain)
-    return handle
-  }
-
-  /// The planted fault of ``FaultInjection/skipsQueue``: runs `body` at once
-  /// although its queue is held, interleaving with the transaction there.
-  private static func runSkippingTheQueue<Value: Sendable>(_ body: @escaping Body<Value>, on governor: Governor)
-    async throws -> TransactionHandle<Value>
-  {
-    let handle = TransactionHandle<Value>(id: .next(), queuedBehind: [])
-    let context = TransactionContext(id: handle.id, governor: governor, outer: nil)
-    let result = await TransactionContext.$current.withValue(context) { await Result(catching: { try await body(context) }) }
-    handle.complete(result)
-    if case .failure(let error) = result { throw error }
     return handle
   }
 
