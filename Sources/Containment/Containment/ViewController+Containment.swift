@@ -136,7 +136,7 @@ extension ViewController {
       child.node._isMovingFromParent = true
     }
     await child.deliver(.willMove(toParent: nil), in: context)
-    try await removeChild(child, context: context)
+    try await removeChild(child, reason: .moved, context: context)
   }
 
   /// Removes this controller from its parent and calls
@@ -156,12 +156,14 @@ extension ViewController {
       return parent
     }
     return try await Transaction.perform(on: .controller(parent)) { context in
-      try await parent.removeChild(self, context: context)
+      try await parent.removeChild(self, reason: .requested, context: context)
     }
   }
 
   /// The removal itself, inside a transaction on this container's queue.
-  nonisolated func removeChild(_ child: any ViewController, context: TransactionContext) async throws {
+  nonisolated func removeChild(_ child: any ViewController, reason: RemovalReason, context: TransactionContext)
+    async throws
+  {
     var pass = AppearancePass(animated: false)
     try TreeLock.withLock {
       guard child.node._parent === self else { throw ContainmentError.noParent(child.node.id) }
@@ -176,7 +178,7 @@ extension ViewController {
       node._children.removeAll { $0 === child }
       child.node._detachFromParent()
     }
-    node.emit(.childRemoved(child.node.id), transaction: context.id)
+    node.emit(.childRemoved(child.node.id, reason: reason), transaction: context.id)
     await pass.deliverAll(in: context)
     await child.didMove(toParent: nil)
   }

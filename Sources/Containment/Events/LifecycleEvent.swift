@@ -16,14 +16,15 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     case traitCollectionDidChange(TraitCollection)
     /// A child was linked to this controller (emitted on the parent).
     case childAdded(ControllerID)
-    /// A child was unlinked from this controller (emitted on the parent).
-    case childRemoved(ControllerID)
+    /// A child was unlinked from this controller, and why (emitted on the
+    /// parent; SPEC V4).
+    case childRemoved(ControllerID, reason: RemovalReason)
     /// The controller started presenting `presented` with `style` (emitted on
     /// the presenter, when the presentation is decided, before its hooks).
     case presented(ControllerID, style: PresentationStyle)
     /// `presented` left the presentation chain (emitted on its presenter,
-    /// once the dismissal's hooks are done).
-    case dismissed(ControllerID, style: PresentationStyle)
+    /// once the dismissal's hooks are done), and why (SPEC V4).
+    case dismissed(ControllerID, style: PresentationStyle, reason: RemovalReason)
     /// A transition between two children began (emitted on the container).
     case transitionBegan(from: ControllerID?, to: ControllerID?)
     /// A transition between two children ended (emitted on the container).

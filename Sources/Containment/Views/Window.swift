@@ -85,11 +85,15 @@ public final class Window: @unchecked Sendable {
     -> TransactionHandle<Void>
   {
     try await Transaction.perform(on: .window(self), adopting: controller.map { [$0] } ?? []) { context in
-      try await self.replaceRoot(with: controller, animated: animated, context: context)
+      try await self.replaceRoot(with: controller, animated: animated, reason: .replaced, context: context)
     }
   }
 
-  private func replaceRoot(with controller: (any ViewController)?, animated: Bool, context: TransactionContext) async throws {
+  /// `reason` is what the `dismissed` events of presentations over the old
+  /// root say (V4).
+  private func replaceRoot(
+    with controller: (any ViewController)?, animated: Bool, reason: RemovalReason, context: TransactionContext
+  ) async throws {
     let old: (any ViewController)? = try TreeLock.withLock {
       if _isTornDown { throw ContainmentError.windowTornDown }
       if let controller {
@@ -140,7 +144,9 @@ public final class Window: @unchecked Sendable {
           return (presenter, presented.node.id, style)
         }
       }
-      for entry in dismissed { entry.presenter.emit(.dismissed(entry.presented, style: entry.style), transaction: context.id) }
+      for entry in dismissed {
+        entry.presenter.emit(.dismissed(entry.presented, style: entry.style, reason: reason), transaction: context.id)
+      }
       // Unlinked only now, so that its disappearance events keep the window's clock.
       TreeLock.withLock {
         HierarchyExclusion._treeChanged(from: hierarchy, to: old.node.hierarchy)
@@ -196,7 +202,7 @@ public final class Window: @unchecked Sendable {
     let root = rootViewController
     try await Transaction.perform(on: .window(self)) { context in
       if TreeLock.withLock({ self._isTornDown }) { return }
-      try await self.replaceRoot(with: nil, animated: false, context: context)
+      try await self.replaceRoot(with: nil, animated: false, reason: .tornDown, context: context)
       TreeLock.withLock { self._isTornDown = true }
     }
     if let root { await root.tearDown() }

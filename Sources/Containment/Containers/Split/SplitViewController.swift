@@ -159,6 +159,7 @@ public actor SplitViewController: ViewController {
     async throws
   {
     try await runChildrenChange(
+      reason: .replaced,
       context: context,
       commit: { _ in
         self.state._value.primary = primary

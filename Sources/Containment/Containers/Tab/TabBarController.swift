@@ -160,6 +160,7 @@ public actor TabBarController: ViewController {
     async throws
   {
     try await runChildrenChange(
+      reason: .replaced,
       context: context,
       commit: { change in self.state._value.selected = change.shown.first?.controller }
     ) { _ in
@@ -176,6 +177,7 @@ public actor TabBarController: ViewController {
   /// it makes sure its view is installed.
   nonisolated func switchSelection(to new: (any ViewController)?, context: TransactionContext) async throws {
     try await runChildrenChange(
+      reason: .replaced,
       context: context,
       commit: { change in self.state._value.selected = change.shown.first?.controller }
     ) { old in
