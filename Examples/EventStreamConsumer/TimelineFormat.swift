@@ -44,7 +44,7 @@ enum TimelineFormat {
       .viewWillDisappear(let animated), .viewDidDisappear(let animated):
       animated ? "animated" : ""
     case .traitCollectionDidChange(let traits): "\(traits)"
-    case .viewDidLoad, .lagged, .terminated: ""
+    case .viewDidLoad, .viewDidTearDown, .lagged, .terminated: ""
     }
   }
 

@@ -47,4 +47,5 @@ public actor RecordingController: ViewController {
     await record("didMove", "(\(Self.name(parent)))")
   }
   public func traitCollectionDidChange(_ previous: TraitCollection?) async { await record("traitCollectionDidChange") }
+  public func viewDidTearDown() async { await record("viewDidTearDown") }
 }

@@ -64,6 +64,12 @@ public protocol ViewController: Actor {
   func viewDidMove(toParent parent: (any ViewController)?) async
   /// The trait environment changed (SPEC D3); called parent first.
   func traitCollectionDidChange(_ previous: TraitCollection?) async
+  /// The tree is being torn down and this controller is stopping (SPEC V3):
+  /// called once, after the tree went off screen, children before parents
+  /// (a presented controller before its presenter), before the event streams
+  /// end. Release resources here. It may be cancelled and then abandoned
+  /// past the tree's ``TeardownPolicy``: check `Task.isCancelled` in long work.
+  func viewDidTearDown() async
   /// A child's ``ControllerNode/preferredContentSize`` changed (SPEC D2).
   func preferredContentSizeDidChange(forChild child: any ViewController) async
   /// The child whose status bar style wins, or nil for self (SPEC D1).
@@ -97,6 +103,7 @@ extension ViewController {
   public func viewWillMove(toParent parent: (any ViewController)?) async {}
   public func viewDidMove(toParent parent: (any ViewController)?) async {}
   public func traitCollectionDidChange(_ previous: TraitCollection?) async {}
+  public func viewDidTearDown() async {}
   public func preferredContentSizeDidChange(forChild child: any ViewController) async {}
   public func childForStatusBarStyle() async -> (any ViewController)? { nil }
   public func childForStatusBarHidden() async -> (any ViewController)? { nil }

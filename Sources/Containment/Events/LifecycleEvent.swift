@@ -14,6 +14,8 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     case willMove(toParent: ControllerID?)
     case didMove(toParent: ControllerID?)
     case traitCollectionDidChange(TraitCollection)
+    /// The controller's stop hook ran: its tree is being torn down (SPEC V3).
+    case viewDidTearDown
     /// A child was linked to this controller (emitted on the parent).
     case childAdded(ControllerID)
     /// A child was unlinked from this controller, and why (emitted on the
@@ -97,6 +99,7 @@ extension LifecycleEvent.Kind {
     case .willMove: "willMove"
     case .didMove: "didMove"
     case .traitCollectionDidChange: "traitCollectionDidChange"
+    case .viewDidTearDown: "viewDidTearDown"
     case .childAdded: "childAdded"
     case .childRemoved: "childRemoved"
     case .presented: "presented"
