@@ -52,7 +52,8 @@ enum Teardown {
       return true
     }
     let first = FirstOutcome()
-    let watcher = Task.detached {
+    // If `work` is abandoned, this watcher lives until its hook returns.
+    Task.detached {
       await work.value
       first.resolve(true)
     }
@@ -63,8 +64,6 @@ enum Teardown {
     }
     let finished = await first.value()
     timer.cancel()
-    // An abandoned `work` keeps its watcher until the hook returns.
-    _ = watcher
     return finished
   }
 }
