@@ -21,7 +21,7 @@ struct Scenario {
     await profile.didMove(toParent: root)
 
     // an animated transition between the two children
-    try await root.transition(from: feed, to: profile, duration: .milliseconds(120))
+    try await root.transition(from: feed, to: profile, duration: .milliseconds(120), options: .crossDissolve)
 
     // remove
     try await root.dismiss(feed)

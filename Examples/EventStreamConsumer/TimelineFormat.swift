@@ -34,7 +34,8 @@ enum TimelineFormat {
     case .childRemoved(let id, let reason): "child=\(id) reason=\(reason)"
     case .presented(let id, let style): "presented=\(id) style=\(style)"
     case .dismissed(let id, let style, let reason): "presented=\(id) style=\(style) reason=\(reason)"
-    case .transitionBegan(let from, let to): "from=\(from.map { "\($0)" } ?? "nil") to=\(to.map { "\($0)" } ?? "nil")"
+    case .transitionBegan(let from, let to, let options):
+      "from=\(from.map { "\($0)" } ?? "nil") to=\(to.map { "\($0)" } ?? "nil")\(options.isEmpty ? "" : " options=\(options)")"
     case .transitionEnded(_, _, let outcome): "outcome=\(outcome)"
     case .batchCommitted(let disappearing, let appearing): "disappearing=\(disappearing) appearing=\(appearing)"
     case .unbalancedAppearanceTransition(let reason): "\(reason)"

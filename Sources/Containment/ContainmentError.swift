@@ -62,6 +62,7 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
   /// behind would wait forever; the runtime refuses instead (SPEC R2).
   case awaitingOwnTransaction(TransactionID)
 
+  /// A readable description.
   public var description: String {
     switch self {
     case .cannotAddSelfAsChild(let id): "cannot add \(id) as a child of itself"

@@ -8,7 +8,7 @@ import Darwin
 
 // containment-bench: the cost of every runtime operation against Swift's own
 // primitives and against a UIKit-style @MainActor design, measured side by
-// side in one run (issue 6). Build with `-c release`. See BENCHMARKS.md.
+// side in one run. Build with `-c release`. See BENCHMARKS.md.
 //
 // Top-level `await` makes this an async main: the main thread drains the
 // main actor, which the @MainActor reference design needs on Linux.

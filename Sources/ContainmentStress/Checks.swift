@@ -89,7 +89,7 @@ struct Checks {
     case .didMove(let parent): "didMove(\(history.name(parent)))"
     case .childAdded(let child): "childAdded(\(history.name(child)))"
     case .childRemoved(let child, let reason): "childRemoved(\(history.name(child)), \(reason))"
-    case .transitionBegan(let from, let to): "transitionBegan(\(history.name(from))->\(history.name(to)))"
+    case .transitionBegan(let from, let to, _): "transitionBegan(\(history.name(from))->\(history.name(to)))"
     case .transitionEnded(let from, let to, let outcome): "transitionEnded(\(history.name(from))->\(history.name(to)), \(outcome))"
     case .batchCommitted(let d, let a):
       "batchCommitted(-[\(d.map { history.name($0) }.joined(separator: ","))] +[\(a.map { history.name($0) }.joined(separator: ","))])"

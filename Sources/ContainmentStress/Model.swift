@@ -483,7 +483,7 @@ struct Model: Sendable {
         begin(&pass, forwardingTargets(from: from), appearing: false)
         begin(&pass, forwardingTargets(from: to), appearing: true)
       }
-      emit(container, .transitionBegan(from: ids[from], to: ids[to]))
+      emit(container, .transitionBegan(from: ids[from], to: ids[to], options: []))
       deliverWill(pass)
       deliverIsAppearing(pass)
       nodes[from].installed = false

@@ -163,10 +163,10 @@ struct TransitionRulesTests {
     let (window, p, a, b) = try await setUp(f, clock: clock)
     var iterator = p.events().makeAsyncIterator()
     _ = await iterator.next()  // snapshot
-    try await p.transition(from: a, to: b)
+    try await p.transition(from: a, to: b, options: [.crossDissolve, .curveEaseInOut])
     let began = await iterator.next()
     let ended = await iterator.next()
-    #expect(began?.kind == .transitionBegan(from: a.node.id, to: b.node.id))
+    #expect(began?.kind == .transitionBegan(from: a.node.id, to: b.node.id, options: [.crossDissolve, .curveEaseInOut]))
     #expect(ended?.kind == .transitionEnded(from: a.node.id, to: b.node.id, outcome: .completed))
     #expect(began?.transaction != nil)
     #expect(began?.transaction == ended?.transaction)

@@ -16,7 +16,7 @@ public struct AppearanceBatch: Sendable {
   }
   private(set) var intents: [Intent] = []
 
-  /// An empty batch; add intents, then hand it to ``ViewController/commit(_:)``.
+  /// An empty batch; add intents, then hand it to ``ViewController/commit(_:animated:duration:animations:)``.
   public init() {}
 
   /// Asks for `child` to be appeared when the batch commits.

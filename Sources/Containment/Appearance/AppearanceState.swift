@@ -1,6 +1,7 @@
 /// Where a controller's view is in its appearance cycle (SPEC §3).
 public enum AppearanceState: Sendable, Hashable, Codable, CustomStringConvertible {
   case disappeared, appearing, appeared, disappearing
+  /// A readable description.
   public var description: String {
     switch self {
     case .disappeared: "disappeared"
@@ -25,6 +26,7 @@ public enum UnbalancedAppearanceTransition: Sendable, Hashable, Codable, CustomS
   /// appeared, disappearing while disappeared): ignored.
   case alreadyInState(AppearanceState)
 
+  /// A readable description.
   public var description: String {
     switch self {
     case .endWithoutBegin: "endAppearanceTransition without begin"
@@ -53,6 +55,7 @@ public enum IgnoredCall: Sendable, Hashable, Codable, CustomStringConvertible {
   /// presented: UIKit ignores it (§8).
   case nothingToDismiss
 
+  /// A readable description.
   public var description: String {
     switch self {
     case .tornDown: "the tree was torn down"

@@ -30,6 +30,15 @@ public struct ChildrenChange: Sendable {
 
   /// Announces the change as a transition between two controllers.
   var transition: Announcement?
+  /// For a policy that knows its change is at the end of the children (a
+  /// push or a pop): the edit, applied in place, so that the change costs
+  /// the same whatever the number of children. `children` is then unused.
+  var edit: Edit?
+
+  enum Edit {
+    case append(any ViewController)
+    case removeLast(Int)
+  }
 
   struct Announcement {
     let from: (any ViewController)?

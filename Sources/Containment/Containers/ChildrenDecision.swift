@@ -1,16 +1,63 @@
 /// The structural part of one children change, decided under the link lock.
+///
+/// - Complexity: O(p + t) where p is the length of the prefix the old and
+///   new children share and t the length of what follows it: a push or a
+///   pop compares the stack's entries by identity once and hashes only the
+///   entries that change. Whether a controller was a child before is read
+///   from its parent link (a child's parent is its container, ``checkInvariants()``).
 struct ChildrenDecision {
-  let old: [any ViewController]
-  let new: [any ViewController]
   /// Children that leave, in their old order.
   let removed: [any ViewController]
   /// Children that join, in their new order.
   let added: [any ViewController]
+  private let removedIdentities: Set<ObjectIdentifier>
+  private let addedIdentities: Set<ObjectIdentifier>
+  /// Whether `new` lists as many distinct controllers as entries.
+  let newIsDistinct: Bool
 
-  init(old: [any ViewController], new: [any ViewController]) {
-    self.old = old
-    self.new = new
-    self.removed = old.filter { controller in !new.contains { $0 === controller } }
-    self.added = new.filter { controller in !old.contains { $0 === controller } }
+  /// Under the link lock, before the change is linked: `old` is `container`'s
+  /// current children.
+  init(container: any ViewController, old: [any ViewController], new: [any ViewController]) {
+    let shared = min(old.count, new.count)
+    var prefix = 0
+    while prefix < shared, old[prefix] === new[prefix] { prefix += 1 }
+    let newTail = new[prefix...]
+    let newTailIdentities = Set(newTail.lazy.map { ObjectIdentifier($0) })
+    let removed = old[prefix...].filter { !newTailIdentities.contains(ObjectIdentifier($0)) }
+    let added = newTail.filter { $0.node._parent !== container }
+    self.removed = removed
+    self.added = added
+    self.removedIdentities = Set(removed.lazy.map { ObjectIdentifier($0) })
+    self.addedIdentities = Set(added.lazy.map { ObjectIdentifier($0) })
+    self.newIsDistinct = newTailIdentities.count == newTail.count && old.count - removed.count + added.count == new.count
+  }
+
+  /// Under the link lock: the decision for `edit` of `old`, `container`'s
+  /// current children. O(1) to append, O(k) to remove the last k.
+  init(container: any ViewController, old: [any ViewController], edit: ChildrenChange.Edit) {
+    switch edit {
+    case .append(let controller):
+      removed = []
+      added = controller.node._parent === container ? [] : [controller]
+      newIsDistinct = controller.node._parent !== container
+    case .removeLast(let count):
+      removed = Array(old.suffix(count))
+      added = []
+      newIsDistinct = true
+    }
+    removedIdentities = Set(removed.lazy.map { ObjectIdentifier($0) })
+    addedIdentities = Set(added.lazy.map { ObjectIdentifier($0) })
+  }
+
+  /// Whether `controller` is a child after the change.
+  func isChildAfter(_ controller: any ViewController, of container: any ViewController) -> Bool {
+    let identity = ObjectIdentifier(controller)
+    if addedIdentities.contains(identity) { return true }
+    return controller.node._parent === container && !removedIdentities.contains(identity)
+  }
+
+  /// Whether `controller` was a child before the change (it is not joining).
+  func wasChildBefore(_ controller: any ViewController) -> Bool {
+    !addedIdentities.contains(ObjectIdentifier(controller))
   }
 }

@@ -43,11 +43,16 @@ extension ViewController {
   ) async throws -> ChildrenChangeResult {
     let (change, decision) = try TreeLock.withLock { () -> (ChildrenChange, ChildrenDecision) in
       if node._isTornDown { throw ContainmentError.tornDown(node.id) }
-      let old = node._children
-      let change = try plan(old)
-      try _validateChildren(change, replacing: old, joinerWithParent: joinerWithParent)
-      let decision = ChildrenDecision(old: old, new: change.children)
-      node._children = change.children
+      let change = try plan(node._children)
+      let decision =
+        change.edit.map { ChildrenDecision(container: self, old: node._children, edit: $0) }
+        ?? ChildrenDecision(container: self, old: node._children, new: change.children)
+      try _validateChildren(change, decision, joinerWithParent: joinerWithParent)
+      switch change.edit {
+      case .append(let controller): node._children.append(controller)
+      case .removeLast(let count): node._children.removeLast(count)
+      case nil: node._children = change.children
+      }
       _link(decision)
       commit(change)
       return (change, decision)
@@ -64,8 +69,15 @@ extension ViewController {
       let environment = change.animated ? node._resolvedEnvironment() : nil
       guard let view = node._view else { return ([], false, false, environment) }
       let onScreen = view._window() != nil
-      let isShown = { (controller: any ViewController) in change.shown.contains { $0.controller === controller } }
-      let hidden = (decision.old + decision.added).filter { !isShown($0) && _isInstalled($0) }
+      let shownIdentities = Set(change.shown.lazy.map { ObjectIdentifier($0.controller) })
+      // Installed children are the owners of this view's subviews: a stack
+      // of any depth installs one of them, so this does not grow with it.
+      let hidden = view._subviews.compactMap { subview -> (any ViewController)? in
+        guard let owner = subview._owner, owner.node._parent === self,
+          !shownIdentities.contains(ObjectIdentifier(owner))
+        else { return nil }
+        return owner
+      }
       if onScreen {
         for controller in hidden {
           pass._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: false)
@@ -78,7 +90,7 @@ extension ViewController {
           _pin(controller, shown.placement)
         } else if controller.node._view != nil {
           // A child that was already there is revealed below the views that leave.
-          let revealed = decision.old.contains { $0 === controller }
+          let revealed = decision.wasChildBefore(controller)
           _install(controller, shown.placement, below: revealed ? hidden.first : nil)
           if onScreen { pass._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: true) }
           viewsChange = true
@@ -89,7 +101,9 @@ extension ViewController {
 
     let announcement = change.transition.flatMap { $0.always || viewsChange ? $0 : nil }
     if let announcement {
-      node.emit(.transitionBegan(from: announcement.from?.node.id, to: announcement.to?.node.id), transaction: context.id)
+      node.emit(
+        .transitionBegan(from: announcement.from?.node.id, to: announcement.to?.node.id, options: []),
+        transaction: context.id)
       if let willShow, let to = announcement.to {
         await askDelegate(in: context) { await willShow(to, change.animated) }
       }
@@ -126,19 +140,21 @@ extension ViewController {
   /// must be children afterwards.
   nonisolated func _validateChildren(
     _ change: ChildrenChange,
-    replacing old: [any ViewController],
+    _ decision: ChildrenDecision,
     joinerWithParent: (any ViewController, any ViewController) -> ContainmentError
   ) throws {
-    var seen: Set<ObjectIdentifier> = []
-    for controller in change.children {
-      guard seen.insert(ObjectIdentifier(controller)).inserted else {
+    if !decision.newIsDistinct {
+      if case .append(let controller) = change.edit { throw ContainmentError.sameController(controller.node.id) }
+      var seen: Set<ObjectIdentifier> = []
+      for controller in change.children where !seen.insert(ObjectIdentifier(controller)).inserted {
         throw ContainmentError.sameController(controller.node.id)
       }
-      if old.contains(where: { $0 === controller }) { continue }
+    }
+    for controller in decision.added {
       try _validateAttach(controller, reservation: nil, ignoringParent: true)
       if let parent = controller.node._parent { throw joinerWithParent(controller, parent) }
     }
-    for shown in change.shown where !seen.contains(ObjectIdentifier(shown.controller)) {
+    for shown in change.shown where !decision.isChildAfter(shown.controller, of: self) {
       throw ContainmentError.notAChild(child: shown.controller.node.id, parent: node.id)
     }
   }

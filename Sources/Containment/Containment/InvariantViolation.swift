@@ -4,6 +4,7 @@ public struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
   public let controller: ControllerID
   /// What is wrong.
   public let message: String
+  /// A readable description.
   public var description: String { "\(controller): \(message)" }
 }
 

@@ -175,7 +175,9 @@ extension ViewController {
         }
         childView._unlink()
       }
-      node._children.removeAll { $0 === child }
+      // From the end: children come and go mostly there (a stack, a list
+      // being edited), so removal does not grow with older siblings.
+      if let index = node._children.lastIndex(where: { $0 === child }) { node._children.remove(at: index) }
       child.node._detachFromParent()
     }
     node.emit(.childRemoved(child.node.id, reason: reason), transaction: context.id)

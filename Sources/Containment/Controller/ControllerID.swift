@@ -14,6 +14,8 @@ public struct ControllerID: Hashable, Sendable, Comparable, CustomStringConverti
 
   init(rawValue: UInt64) { self.rawValue = rawValue }
 
+  /// Orders by creation: an earlier id is smaller.
   public static func < (lhs: ControllerID, rhs: ControllerID) -> Bool { lhs.rawValue < rhs.rawValue }
+  /// A readable description.
   public var description: String { "#\(rawValue)" }
 }

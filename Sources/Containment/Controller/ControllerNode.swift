@@ -130,25 +130,25 @@ public final class ControllerNode: @unchecked Sendable {
   // MARK: Reading
 
   /// The parent, or nil. Never keeps the parent alive.
-  public var parent: (any ViewController)? { TreeLock.withLock { _parent } }
+  package var parent: (any ViewController)? { TreeLock.withLock { _parent } }
   /// The children, in order.
-  public var children: [any ViewController] { TreeLock.withLock { _children } }
+  package var children: [any ViewController] { TreeLock.withLock { _children } }
   /// The root view if it was loaded, without loading it.
-  public var viewIfLoaded: View? { TreeLock.withLock { _view } }
+  package var viewIfLoaded: View? { TreeLock.withLock { _view } }
   /// Whether the root view was loaded.
-  public var isViewLoaded: Bool { TreeLock.withLock { _view != nil } }
+  package var isViewLoaded: Bool { TreeLock.withLock { _view != nil } }
   /// The current appearance state (SPEC §3).
-  public var appearanceState: AppearanceState { TreeLock.withLock { _appearance.state } }
+  package var appearanceState: AppearanceState { TreeLock.withLock { _appearance.state } }
   /// True during the appearance hooks caused by being added to a parent (SPEC A5).
-  public var isMovingToParent: Bool { TreeLock.withLock { _isMovingToParent } }
+  package var isMovingToParent: Bool { TreeLock.withLock { _isMovingToParent } }
   /// True during the appearance hooks caused by being removed from a parent (SPEC A5).
-  public var isMovingFromParent: Bool { TreeLock.withLock { _isMovingFromParent } }
+  package var isMovingFromParent: Bool { TreeLock.withLock { _isMovingFromParent } }
   /// Whether the controller's tree was torn down (SPEC §8, last case).
-  public var isTornDown: Bool { TreeLock.withLock { _isTornDown } }
+  package var isTornDown: Bool { TreeLock.withLock { _isTornDown } }
 
   /// The environment (clock) of this controller: its own if set, else the
   /// nearest ancestor's, else its window's, else ``ContainmentEnvironment/default``.
-  public var environment: ContainmentEnvironment {
+  package var environment: ContainmentEnvironment {
     get { TreeLock.withLock { _resolvedEnvironment() } }
     set {
       TreeLock.withLock {
@@ -161,7 +161,7 @@ public final class ControllerNode: @unchecked Sendable {
   /// The size this controller would like its container to give it. Setting it
   /// tells the parent through `preferredContentSizeDidChange(forChild:)`
   /// (SPEC D2); use ``ViewController/setPreferredContentSize(_:)`` to await that.
-  public var preferredContentSize: Size { TreeLock.withLock { _preferredContentSize } }
+  package var preferredContentSize: Size { TreeLock.withLock { _preferredContentSize } }
 
   // MARK: Lock-held helpers (call only inside TreeLock.withLock)
 

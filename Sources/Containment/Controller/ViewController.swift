@@ -91,22 +91,40 @@ public enum StatusBarStyle: Sendable, Hashable, Codable {
 /// `View`, and do nothing in each callback. Implement only what you need; the
 /// runtime's bookkeeping never depends on these being called (no `super`).
 extension ViewController {
+  /// Default: `true`.
   public nonisolated var shouldAutomaticallyForwardAppearanceMethods: Bool { true }
+  /// Default: `false`.
   public nonisolated var isModalInPresentation: Bool { false }
+  /// A plain view named after the controller.
   public func loadView() async -> View { View() }
+  /// Default: does nothing.
   public func viewDidLoad() async {}
+  /// Default: does nothing.
   public func viewWillAppear(_ animated: Bool) async {}
+  /// Default: does nothing.
   public func viewIsAppearing(_ animated: Bool) async {}
+  /// Default: does nothing.
   public func viewDidAppear(_ animated: Bool) async {}
+  /// Default: does nothing.
   public func viewWillDisappear(_ animated: Bool) async {}
+  /// Default: does nothing.
   public func viewDidDisappear(_ animated: Bool) async {}
+  /// Default: does nothing.
   public func viewWillMove(toParent parent: (any ViewController)?) async {}
+  /// Default: does nothing.
   public func viewDidMove(toParent parent: (any ViewController)?) async {}
+  /// Default: does nothing.
   public func traitCollectionDidChange(_ previous: TraitCollection?) async {}
+  /// Default: does nothing.
   public func viewDidTearDown() async {}
+  /// Default: does nothing.
   public func preferredContentSizeDidChange(forChild child: any ViewController) async {}
+  /// Default: nil (this controller decides).
   public func childForStatusBarStyle() async -> (any ViewController)? { nil }
+  /// Default: nil (this controller decides).
   public func childForStatusBarHidden() async -> (any ViewController)? { nil }
+  /// Default: `.default`.
   public func preferredStatusBarStyle() async -> StatusBarStyle { .default }
+  /// Default: `false`.
   public func prefersStatusBarHidden() async -> Bool { false }
 }

@@ -111,7 +111,7 @@ package final class Broadcaster<Element: Sendable>: Sendable {
   /// The returned sequence is ONE subscription: its first `makeAsyncIterator()` gets the
   /// elements, later iterators return `nil` at once. The subscription is removed when the
   /// consuming task is cancelled, or when the sequence and its iterator are both dropped.
-  package func subscribe(policy: SubscriberPolicy, initial: () -> Element?) -> BroadcastSequence<Element> {
+  func subscribe(policy: SubscriberPolicy, initial: () -> Element?) -> BroadcastSequence<Element> {
     let id = storage.subscribe(policy: policy, initial: initial)
     return BroadcastSequence(subscription: BroadcastSubscription(storage: storage, id: id))
   }
@@ -327,9 +327,9 @@ final class BroadcastSubscription<Element: Sendable>: Sendable {
 /// been dropped.
 ///
 /// Sendable: the sequence may be created in one task and iterated in another.
-public struct BroadcastSequence<Element: Sendable>: AsyncSequence, Sendable {
+struct BroadcastSequence<Element: Sendable>: AsyncSequence, Sendable {
   /// A broadcast sequence never throws.
-  public typealias Failure = Never
+  typealias Failure = Never
 
   let subscription: BroadcastSubscription<Element>
 
@@ -339,9 +339,9 @@ public struct BroadcastSequence<Element: Sendable>: AsyncSequence, Sendable {
 
   /// Iterates the subscription's elements. Use it from a single task at a time: calling `next()`
   /// concurrently on copies of the same iterator is a programming error and traps.
-  public struct AsyncIterator: AsyncIteratorProtocol {
+  struct AsyncIterator: AsyncIteratorProtocol {
     /// A broadcast sequence never throws.
-    public typealias Failure = Never
+    typealias Failure = Never
 
     var subscription: BroadcastSubscription<Element>?
 
@@ -351,12 +351,12 @@ public struct BroadcastSequence<Element: Sendable>: AsyncSequence, Sendable {
     /// Cancellation: if the calling task is cancelled (before or during the call), returns `nil`
     /// and ends the subscription (it is removed from the broadcaster, buffered elements are
     /// discarded). After returning `nil` once, always returns `nil`.
-    public mutating func next() async -> Element? {
+    mutating func next() async -> Element? {
       await next(isolation: nil)
     }
 
     /// Same as `next()`, but stays on the caller's actor when suspending (no executor hop).
-    public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+    mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
       guard let subscription else { return nil }
       let element = await subscription.storage.next(id: subscription.id, isolation: actor)
       if element == nil { self.subscription = nil }
@@ -366,7 +366,7 @@ public struct BroadcastSequence<Element: Sendable>: AsyncSequence, Sendable {
 
   /// Returns the iterator of this subscription. Only the first call receives elements; later
   /// calls return an iterator whose `next()` returns `nil` immediately.
-  public func makeAsyncIterator() -> AsyncIterator {
+  func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(subscription: subscription.claim() ? subscription : nil)
   }
 }

@@ -27,8 +27,9 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     /// `presented` left the presentation chain (emitted on its presenter,
     /// once the dismissal's hooks are done), and why (SPEC V4).
     case dismissed(ControllerID, style: PresentationStyle, reason: RemovalReason)
-    /// A transition between two children began (emitted on the container).
-    case transitionBegan(from: ControllerID?, to: ControllerID?)
+    /// A transition between two children began (emitted on the container),
+    /// with the options it animates with (empty for the built-in containers).
+    case transitionBegan(from: ControllerID?, to: ControllerID?, options: TransitionOptions)
     /// A transition between two children ended (emitted on the container).
     case transitionEnded(from: ControllerID?, to: ControllerID?, outcome: TransitionOutcome)
     /// A coalesced appearance batch committed (emitted on the container).
@@ -78,6 +79,7 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     self.kind = kind
   }
 
+  /// A readable description.
   public var description: String {
     let tx = transaction.map { " \($0)" } ?? ""
     return "[\(sequenceNumber)] \(path) \(kind)\(tx)"

@@ -19,8 +19,12 @@ public protocol PresentationControllerDelegate: AnyObject, Sendable {
 }
 
 extension PresentationControllerDelegate {
+  /// Default: `true`.
   public func presentationControllerShouldDismiss(_ presented: any ViewController) async -> Bool { true }
+  /// Default: does nothing.
   public func presentationControllerWillDismiss(_ presented: any ViewController) async {}
+  /// Default: does nothing.
   public func presentationControllerDidDismiss(_ presented: any ViewController) async {}
+  /// Default: does nothing.
   public func presentationControllerDidAttemptToDismiss(_ presented: any ViewController) async {}
 }

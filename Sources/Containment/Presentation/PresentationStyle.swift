@@ -26,6 +26,7 @@ public struct PresentationStyle: Sendable, Hashable, Codable, CustomStringConver
   /// Whether the presenter's layer leaves the window once presented.
   public var hidesPresenter: Bool { kind == .fullScreen }
 
+  /// A readable description.
   public var description: String { kind.rawValue }
 
   /// The presented view's frame in a window of `bounds`.

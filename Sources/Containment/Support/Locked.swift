@@ -63,7 +63,7 @@ final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
       // kernel. Every critical section here is a few hundred nanoseconds, so
       // the holder is almost always done before the spin ends; without it,
       // two trees driven from two cores spent a third of their time in futex
-      // waits on the link lock (BENCHMARKS.md, hot spot 4 and "Current").
+      // waits on the link lock (BENCHMARKS.md, "What limits the figures that miss").
       var attributes = pthread_mutexattr_t()
       pthread_mutexattr_init(&attributes)
       pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))

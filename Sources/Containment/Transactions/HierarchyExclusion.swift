@@ -80,9 +80,17 @@ final class TreeBusyMark: @unchecked Sendable {
     tree.treeMarks.append(self)
   }
 
-  func removeFromTrees() {
-    for tree in trees { tree.treeMarks.removeAll { $0 === self } }
+  /// Removes the mark from every tree that holds it. Returns the waiters of
+  /// the trees left idle: a transaction waiting to adopt one of them must
+  /// check again.
+  func removeFromTrees() -> [UnsafeContinuation<ExclusionStep, Never>] {
+    var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
+    for tree in trees {
+      tree.treeMarks.removeAll { $0 === self }
+      if tree.treeMarks.isEmpty { woken += tree._wakeAll() }
+    }
     trees.removeAll()
+    return woken
   }
 }
 
@@ -206,15 +214,16 @@ enum HierarchyExclusion {
       // will never run.
       let woken = TreeLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
         guard waiter.isPending else { return [] }
-        waiter.setPending(false, on: governor._slot)
+        let woken = waiter.setPending(false, on: governor._slot)
         let slot = governor._slot
-        return slot.pending == 0 && slot.running == 0 ? slot._wakeAll() : []
+        return woken + (slot.pending == 0 && slot.running == 0 ? slot._wakeAll() : [])
       }
       for continuation in woken { continuation.resume(returning: .retry) }
     }
     while true {
       let step = await withTaskCancellationHandler {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<ExclusionStep, Never>) in
+          var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
           let immediate = TreeLock.withLock { () -> ExclusionStep? in
             if waiter.isCancelled { return .cancelled }
             let tree = governor._treeSlot
@@ -237,10 +246,11 @@ enum HierarchyExclusion {
               waiter.register(continuation, with: slot)
               return nil
             }
-            if waiter.isPending { waiter.setPending(false, on: slot) }
+            if waiter.isPending { woken = waiter.setPending(false, on: slot) }
             return .admitted(admit(governor, tree: tree, ancestors: ancestors, adopted: adopted))
           }
           if let immediate { continuation.resume(returning: immediate) }
+          for other in woken { other.resume(returning: .retry) }
         }
       } onCancel: {
         guard cancellable else { return }
@@ -284,10 +294,8 @@ enum HierarchyExclusion {
         // Transactions of that tree waiting while it was being adopted.
         if root.adoptions == 0 { woken += root._wakeAll() }
       }
-      let trees = admission.mark.trees
-      admission.mark.removeFromTrees()
-      // Transactions waiting for this tree to be idle, to adopt it.
-      for tree in trees where tree.treeMarks.isEmpty { woken += tree._wakeAll() }
+      // Transactions waiting for a tree this one leaves idle, to adopt it.
+      woken += admission.mark.removeFromTrees()
       if admission.slot.running == 0 { woken += admission.slot._wakeAll() }
       for ancestor in admission.mark.ancestors ?? [] {
         ancestor.activeBelow -= 1
@@ -357,15 +365,20 @@ extension ExclusionWaiter {
   /// Under the link lock: marks (or unmarks) this waiter pending on its own
   /// slot, counting it in its tree's `treeMarks` meanwhile, so that new
   /// top-level transactions below take the slow path and wait behind it.
-  func setPending(_ pending: Bool, on slot: HierarchySlot, tree: HierarchySlot? = nil) {
+  /// Returns the waiters of trees this leaves idle (see
+  /// ``TreeBusyMark/removeFromTrees()``), to be resumed after the lock.
+  @discardableResult
+  func setPending(_ pending: Bool, on slot: HierarchySlot, tree: HierarchySlot? = nil)
+    -> [UnsafeContinuation<ExclusionStep, Never>]
+  {
     isPending = pending
     if pending {
       slot.pending += 1
       if let tree { mark.add(to: tree) }
-    } else {
-      slot.pending -= 1
-      mark.removeFromTrees()
+      return []
     }
+    slot.pending -= 1
+    return mark.removeFromTrees()
   }
 
   /// Under the link lock: removes this waiter from its slot, returning its

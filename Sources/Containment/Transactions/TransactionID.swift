@@ -14,6 +14,8 @@ public struct TransactionID: Hashable, Sendable, Comparable, CustomStringConvert
 
   init(rawValue: UInt64) { self.rawValue = rawValue }
 
+  /// Orders by creation: an earlier id is smaller.
   public static func < (lhs: TransactionID, rhs: TransactionID) -> Bool { lhs.rawValue < rhs.rawValue }
+  /// A readable description.
   public var description: String { "tx\(rawValue)" }
 }

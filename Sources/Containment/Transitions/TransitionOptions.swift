@@ -1,7 +1,8 @@
 /// How a transition animates. The runtime is headless, so these only travel
-/// with the transition's events and to the animations closure; they never
-/// change hook order or timing (timing is `duration` on the tree's clock).
-public struct TransitionOptions: OptionSet, Sendable, Hashable, Codable {
+/// with the transition's `transitionBegan` event, for whoever draws or logs
+/// the tree; they never change hook order or timing (timing is `duration` on
+/// the tree's clock).
+public struct TransitionOptions: OptionSet, Sendable, Hashable, Codable, CustomStringConvertible {
   /// The option bits.
   public let rawValue: UInt
   /// Options from their bits.
@@ -14,4 +15,15 @@ public struct TransitionOptions: OptionSet, Sendable, Hashable, Codable {
   public static let flipFromRight = TransitionOptions(rawValue: 1 << 2)
   /// Ease in and out (UIKit's `.curveEaseInOut`).
   public static let curveEaseInOut = TransitionOptions(rawValue: 1 << 3)
+
+  /// The options' names, joined by "+" ("crossDissolve+curveEaseInOut").
+  public var description: String {
+    let names: [(TransitionOptions, String)] = [
+      (.crossDissolve, "crossDissolve"), (.flipFromLeft, "flipFromLeft"), (.flipFromRight, "flipFromRight"),
+      (.curveEaseInOut, "curveEaseInOut"),
+    ]
+    let known = names.filter { contains($0.0) }.map(\.1)
+    let unknown = subtracting(names.reduce(into: TransitionOptions()) { $0.formUnion($1.0) })
+    return (known + (unknown.isEmpty ? [] : ["0x" + String(unknown.rawValue, radix: 16)])).joined(separator: "+")
+  }
 }

@@ -10,6 +10,7 @@ public enum TransitionOutcome: Sendable, Hashable, Codable, CustomStringConverti
   /// (SPEC N7): the reversal hooks were delivered and the old state restored.
   case cancelled
 
+  /// A readable description.
   public var description: String {
     switch self {
     case .completed: "completed"

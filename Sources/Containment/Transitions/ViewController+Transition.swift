@@ -38,7 +38,8 @@ extension ViewController {
   ) async throws -> TransactionHandle<TransitionOutcome> {
     try await Transaction.perform(on: .controller(self)) { context in
       try await self.runTransition(
-        from: from, to: to, duration: duration, animated: duration > .zero, animations: animations, context: context)
+        from: from, to: to, duration: duration, animated: duration > .zero, options: options, animations: animations,
+        context: context)
     }
   }
 
@@ -48,6 +49,7 @@ extension ViewController {
     to: any ViewController,
     duration: Duration,
     animated: Bool,
+    options: TransitionOptions = [],
     animations: (@Sendable () async -> Void)?,
     context: TransactionContext
   ) async throws -> TransitionOutcome {
@@ -68,7 +70,7 @@ extension ViewController {
       }
       return node._resolvedEnvironment()
     }
-    node.emit(.transitionBegan(from: from.node.id, to: to.node.id), transaction: context.id)
+    node.emit(.transitionBegan(from: from.node.id, to: to.node.id, options: options), transaction: context.id)
     await pass.deliverWill(in: context)
     await pass.deliverIsAppearing(in: context)
     let interrupted = await Self.animate(for: duration, on: environment, animations: animations)

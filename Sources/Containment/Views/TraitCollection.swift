@@ -1,6 +1,7 @@
 /// A horizontal size class (SPEC §1).
 public enum UserInterfaceSizeClass: Sendable, Hashable, Codable, CustomStringConvertible {
   case compact, regular
+  /// A readable description.
   public var description: String { self == .compact ? "compact" : "regular" }
 }
 
@@ -12,5 +13,6 @@ public struct TraitCollection: Sendable, Hashable, Codable, CustomStringConverti
   public init(horizontalSizeClass: UserInterfaceSizeClass = .regular) {
     self.horizontalSizeClass = horizontalSizeClass
   }
+  /// A readable description.
   public var description: String { "traits(h: \(horizontalSizeClass))" }
 }

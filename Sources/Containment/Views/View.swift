@@ -35,6 +35,7 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
     IterativeRelease.release(&_subviews)
   }
 
+  /// A readable description.
   public var description: String { "View(\(label), \(frame))" }
 
   /// The frame, in the superview's coordinate space.
@@ -149,7 +150,7 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   }
 
   func _link(_ subview: View, at index: Int? = nil) {
-    if let old = subview._superview { old._subviews.removeAll { $0 === subview } }
+    if let old = subview._superview { old._removeSubview(subview) }
     subview._superview = self
     if let index, index < _subviews.count {
       _subviews.insert(subview, at: max(0, index))
@@ -160,7 +161,14 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
 
   func _unlink() {
     guard let superview = _superview else { return }
-    superview._subviews.removeAll { $0 === self }
+    superview._removeSubview(self)
     _superview = nil
+  }
+
+  /// Removes `subview` from the subviews, searching from the front-most
+  /// one: views come and go mostly at the front, so this does not grow
+  /// with the number of siblings behind them.
+  private func _removeSubview(_ subview: View) {
+    if let index = _subviews.lastIndex(where: { $0 === subview }) { _subviews.remove(at: index) }
   }
 }

@@ -39,6 +39,25 @@ struct Sampler: Sendable {
       operations: operations, note: note)
   }
 
+  /// Like ``perOperation(_:group:_:operations:note:_:)``, with the
+  /// operation count chosen so that one repetition takes about `seconds`
+  /// (never more than `limit` operations, never fewer than `probe`): for
+  /// figures whose cost per operation may differ by orders of magnitude
+  /// between versions of the runtime (a deep stack, a wide container), so
+  /// that a slow version keeps the run short and a fast one is still timed
+  /// over enough operations. A first run of `probe` operations, untimed for
+  /// the figure, measures the cost.
+  func perOperation(
+    _ key: String, group: BenchGroup, _ label: String, seconds: Double, limit: Int, probe: Int = 10,
+    note: String = "",
+    _ workload: (Int) async throws -> Duration
+  ) async rethrows -> Figure {
+    guard selects(key) else { return skipped(key, group, .nanosecondsPerOperation) }
+    let perOperation = max(try await workload(probe).nanoseconds / Double(probe), 1)
+    let operations = min(limit, max(probe, Int(seconds * 1e9 / perOperation)))
+    return try await self.perOperation(key, group: group, label, operations: operations, note: note, workload)
+  }
+
   /// Times a whole workload per repetition and reports seconds.
   func whole(
     _ key: String, group: BenchGroup, _ label: String, repetitions overridden: Int? = nil, warmUp: Bool = true,

@@ -2,7 +2,7 @@ import Containment
 import Synchronization
 
 /// Swift's own primitives, measured in the same run as the runtime so that
-/// every runtime figure can be stated as a ratio against them (issue 6, §1).
+/// every runtime figure can be stated as a ratio against them.
 ///
 /// Every function here is `nonisolated` and `async`: it runs on the global
 /// concurrent executor, like a server's request handler.

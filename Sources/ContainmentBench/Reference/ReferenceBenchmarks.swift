@@ -1,6 +1,6 @@
 import Containment
 
-/// The reference design driven two ways (issue 6, §3), beside the runtime
+/// The reference design driven two ways, beside the runtime
 /// driven the same way:
 ///
 /// (a) **as a server calls it**: tasks on the global executor call the verbs
@@ -57,7 +57,7 @@ enum ReferenceBenchmarks {
       try await sampler.perOperation(
         "runtime.pushpop-server-threestep", group: .reference,
         "runtime push+pop pair (\(ThreeStepStack.label)), \(serverTasks) server tasks", operations: pairs,
-        note: "aggregate, \(ThreeStepStack.hooksPerPair) hooks/pair; the target's figure until the containers existed"
+        note: "aggregate, \(ThreeStepStack.hooksPerPair) hooks/pair; stand-in from public verbs"
       ) { count in
         try await ParallelTrees.pushPop(count, trees: serverTasks) { try await StackStage.standIn(ThreeStepStack.init) }
       })

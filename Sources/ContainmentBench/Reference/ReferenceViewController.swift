@@ -1,6 +1,6 @@
 import Containment
 
-/// The reference design (issue 6, §3): UIKit's containment as UIKit does it,
+/// The reference design: UIKit's containment as UIKit does it,
 /// a plain class tree confined to the main actor. Same verbs and the same
 /// hook order as the runtime for what the benchmarks use (SPEC C1–C4, A1–A2,
 /// T2), but no transactions, no link lock and no event streams: everything

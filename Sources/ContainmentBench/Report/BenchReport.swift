@@ -18,16 +18,19 @@ struct BenchReport: Sendable {
   }
 
   /// The machine-readable last line:
-  /// `bench: pushpop=<x>x-actor-call events=<y>x-asyncstream mainactor-server=<z>x scaling=<s>x contention=<c> mem=<bytes>B/controller`
+  /// `bench: pushpop=<x>x-actor-call mainactor-batch=<x>x events=<x>x-asyncstream mainactor-server=<x>x
+  /// scaling=<x>x contention=<c> mem=<bytes>B/controller tree=<seconds> depth=<x>x siblings=<x>x`
+  /// (one line), "n/a" for a value whose figures were not measured.
   var summaryLine: String {
     let values = Dictionary(outcomes.map { ($0.target.key, $0.value) }, uniquingKeysWith: { first, _ in first })
     func value(_ key: String, _ decimals: Int = 2) -> String {
       guard let value = values[key] ?? nil, value.isFinite else { return "n/a" }
       return NumberFormatting.fixed(value, decimals)
     }
-    return "bench: pushpop=\(value("pushpop"))x-actor-call events=\(value("events"))x-asyncstream "
-      + "mainactor-server=\(value("mainactor-server"))x scaling=\(value("scaling"))x "
-      + "contention=\(value("contention")) mem=\(value("mem", 0))B/controller"
+    return "bench: pushpop=\(value("pushpop"))x-actor-call mainactor-batch=\(value("mainactor-batch"))x "
+      + "events=\(value("events"))x-asyncstream mainactor-server=\(value("mainactor-server"))x "
+      + "scaling=\(value("scaling"))x contention=\(value("contention")) mem=\(value("mem", 0))B/controller "
+      + "tree=\(value("tree", 3)) depth=\(value("depth"))x siblings=\(value("siblings"))x"
   }
 }
 

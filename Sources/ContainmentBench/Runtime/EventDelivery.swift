@@ -1,6 +1,6 @@
 import Containment
 
-/// Event delivery (issue 6, §2): the runtime's fan-out (`Broadcaster`, the
+/// Event delivery: the runtime's fan-out (`Broadcaster`, the
 /// machinery behind every `events()` and `treeEvents()` stream) to 1, 10 and
 /// 100 subscribers, each a task of its own; and the end-to-end path, from a
 /// hook's emission to a subscriber of `events()`.
@@ -80,14 +80,19 @@ enum EventDelivery {
     }
   }
 
-  /// A detached controller cycles through appear and disappear with
-  /// begin/endAppearanceTransition: 5 hooks and 5 events per cycle. With
+  /// A controller cycles through appear and disappear with
+  /// begin/endAppearanceTransition: 5 hooks and 5 events per cycle. It is the
+  /// child of an off-screen container that forwards appearance manually (a
+  /// controller with no parent and no window is refused an appearance). With
   /// `subscribe`, a subscriber of `events()` (default policy) reads them,
   /// flow-controlled by windows of 50 cycles, and the time runs until it has
   /// read every event.
   static func endToEnd(hooks count: Int, subscribe: Bool) async throws -> Duration {
+    let parent = BenchController("parent", forwardsAppearance: false)
     let controller = BenchController("observed")
     _ = await controller.view
+    try await parent.addChild(controller)
+    await controller.didMove(toParent: parent)
     _ = await controller.takeHookCount()
     let cycles = count / 5
     let events = cycles * 5
@@ -124,6 +129,7 @@ enum EventDelivery {
       return elapsed
     }
     try await RuntimeOperations.expectHooks([controller], events, "appearance cycles")
+    withExtendedLifetime(parent) {}
     return elapsed
   }
 }

@@ -1,5 +1,5 @@
 /// How many hooks each benchmarked operation delivers to the controllers it
-/// touches, from SPEC.md: what the "nothing lost" checks expect.
+/// touches, from the contract: what the "nothing lost" checks expect.
 enum HookCounts {
   /// Three-step add on screen (C1, C3) with the view already loaded:
   /// willMove, viewWillAppear, viewIsAppearing, viewDidAppear, didMove.

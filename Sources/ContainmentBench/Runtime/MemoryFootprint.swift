@@ -1,6 +1,6 @@
 import Containment
 
-/// Memory per idle controller with its view (issue 6, §2): the growth of the
+/// Memory per idle controller with its view: the growth of the
 /// resident set while 10^5 controllers are created and their views loaded,
 /// divided by the count. It runs first in the process so that memory freed
 /// by other benchmarks cannot be reused and hide the growth.

@@ -29,6 +29,17 @@ struct OnScreenContainer: Sendable {
     return controllers
   }
 
+  /// Makes `children` the container's children with their views installed
+  /// (three-step add each; they appear), and resets their hook counts.
+  func install(_ children: [BenchController]) async throws {
+    for child in children {
+      try await container.addChild(child)
+      try await container.view.addSubview(await child.view)
+      await child.didMove(toParent: container)
+    }
+    _ = await children.takeHookCounts()
+  }
+
   /// Fails unless the tree below the window is consistent and the container
   /// has `children` children.
   func check(children expected: Int) throws {

@@ -1,9 +1,9 @@
 import Containment
 
 /// The cost of each runtime verb, one operation at a time from one
-/// non-isolated task, on a tree shown in a window (issue 6, §2). Every
-/// workload checks afterwards that each hook ran exactly as often as SPEC.md
-/// says and that the tree's invariants hold.
+/// non-isolated task, on a tree shown in a window. Every workload checks
+/// afterwards that each hook ran exactly as often as the contract says and
+/// that the tree's invariants hold.
 enum RuntimeOperations {
   static func run(_ sampler: Sampler, options: BenchOptions) async throws -> [Figure] {
     let pairs = options.iterations(20_000)
@@ -17,10 +17,29 @@ enum RuntimeOperations {
         "runtime.pushpop", group: .runtime, "push+pop pair, not animated (\(NavigationStack.label))",
         operations: pairs, note: "\(NavigationStack.hooksPerPair) hooks/pair"
       ) { count in try await pushPop(count, on: StackStage.navigation) })
+    if sampler.selects("runtime.pushpop-depth-\(deepStack)") {
+      let deep = try await StackStage.navigation(depth: deepStack)
+      figures.append(
+        try await sampler.perOperation(
+          "runtime.pushpop-depth-\(deepStack)", group: .runtime,
+          "push+pop pair on a stack \(deepStack) deep (\(NavigationStack.label))", seconds: budget(options),
+          limit: pairs, note: "\(NavigationStack.hooksPerPair) hooks/pair; compare runtime.pushpop"
+        ) { count in try await pushPop(count, on: deep) })
+    }
+    if sampler.selects("runtime.add-remove-siblings-\(siblings)") {
+      let wide = try await OnScreenContainer.make()
+      try await wide.install(await OnScreenContainer.loadedControllers(siblings, name: "sibling"))
+      figures.append(
+        try await sampler.perOperation(
+          "runtime.add-remove-siblings-\(siblings)", group: .runtime,
+          "add+remove child pair beside \(siblings) installed siblings (as runtime.add-remove)",
+          seconds: budget(options), limit: pairs, note: "10 hooks/pair; compare runtime.add-remove"
+        ) { count in try await addRemovePairs(count, on: wide, siblings: siblings) })
+    }
     figures.append(
       try await sampler.perOperation(
         "runtime.pushpop-threestep", group: .runtime, "push+pop pair, not animated (\(ThreeStepStack.label))",
-        operations: pairs, note: "\(ThreeStepStack.hooksPerPair) hooks/pair; the headline figure until the containers existed"
+        operations: pairs, note: "\(ThreeStepStack.hooksPerPair) hooks/pair; stand-in from public verbs"
       ) { count in try await pushPop(count, on: { try await StackStage.standIn(ThreeStepStack.init) }) })
     figures.append(
       try await sampler.perOperation(
@@ -35,7 +54,7 @@ enum RuntimeOperations {
     figures.append(
       try await sampler.perOperation(
         "runtime.tab-switch-transition", group: .runtime, "tab switch (\(TransitionTabs.label))", operations: pairs,
-        note: "\(HookCounts.transition) hooks/switch; the headline figure until the containers existed", tabSwitch))
+        note: "\(HookCounts.transition) hooks/switch; stand-in from public verbs", tabSwitch))
     figures.append(
       try await sampler.perOperation(
         "runtime.transition", group: .runtime, "transition(from:to:duration: .zero), direct", operations: pairs,
@@ -47,10 +66,26 @@ enum RuntimeOperations {
     return figures
   }
 
+  /// Stack depth of `runtime.pushpop-depth-N`: the pair should cost what it
+  /// costs on a one-entry stack.
+  static let deepStack = 1_000
+  /// Installed siblings of `runtime.add-remove-siblings-N`: the pair should
+  /// cost what it costs in an empty container.
+  static let siblings = 10_000
+
+  /// Seconds per repetition of the deep-stack and wide-container figures
+  /// (their operation counts are calibrated, see ``Sampler``).
+  static func budget(_ options: BenchOptions) -> Double { options.quick ? 0.05 : 0.3 }
+
   /// A fresh child each pair (its view not loaded yet): the UIKit three-step
-  /// add, then the three-step remove.
+  /// add, then the three-step remove, in a new, empty container.
   static func addRemovePair(_ count: Int) async throws -> Duration {
-    let stage = try await OnScreenContainer.make()
+    try await addRemovePairs(count, on: try await OnScreenContainer.make(), siblings: 0)
+  }
+
+  /// `count` add+remove pairs of fresh children on `stage`, whose container
+  /// already has `siblings` children; it has them again afterwards.
+  static func addRemovePairs(_ count: Int, on stage: OnScreenContainer, siblings: Int) async throws -> Duration {
     let container = stage.container
     let children = (0..<count).map { BenchController("child\($0)") }
     let elapsed = try await Stopwatch.time {
@@ -63,14 +98,18 @@ enum RuntimeOperations {
         try await child.removeFromParent()
       }
     }
-    try stage.check(children: 0)
+    try stage.check(children: siblings)
     try await expectHooks(children, HookCounts.pairFirstLoad * count, "add+remove")
     return elapsed
   }
 
-  /// Push and pop the same controller on a stack holding a root.
+  /// Push and pop the same controller on a new stack holding a root.
   static func pushPop(_ count: Int, on makeStage: () async throws -> StackStage) async throws -> Duration {
-    let stage = try await makeStage()
+    try await pushPop(count, on: try await makeStage())
+  }
+
+  /// Push and pop `stage`'s top on its stack, which is as before afterwards.
+  static func pushPop(_ count: Int, on stage: StackStage) async throws -> Duration {
     let stack = stage.stack
     let top = stage.top
     let elapsed = try await Stopwatch.time {
@@ -147,12 +186,7 @@ enum RuntimeOperations {
     let stage = try await OnScreenContainer.make(forwardsAppearance: false)
     let container = stage.container
     let children = await OnScreenContainer.loadedControllers(10)
-    for child in children {
-      try await container.addChild(child)
-      try await container.view.addSubview(await child.view)
-      await child.didMove(toParent: container)
-    }
-    _ = await children.takeHookCounts()
+    try await stage.install(children)
     var appear = AppearanceBatch()
     var disappear = AppearanceBatch()
     for child in children {

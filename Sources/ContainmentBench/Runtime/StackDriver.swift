@@ -25,7 +25,7 @@ struct NavigationStack: StackDriver {
 /// What the push+pop figures need from a navigation-style container:
 /// ``NavigationStack`` (the built-in ``NavigationController``, the headline
 /// figures) or one of the stand-ins built from public verbs (secondary
-/// figures, kept for comparison with the earlier runs).
+/// figures, for comparison: what a container built from public verbs costs).
 protocol StackDriver: Sendable {
   /// What the figure's label says about how push and pop are done.
   static var label: String { get }

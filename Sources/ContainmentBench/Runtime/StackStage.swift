@@ -7,20 +7,25 @@ struct StackStage: Sendable {
   /// Kept because views refer to their window weakly.
   let window: Window
   let stack: any StackDriver
-  /// `[root, top]`: the root stays on the stack, `top` is pushed and popped.
+  /// The controllers on the stack, root first, then `top`: the stack stays
+  /// as it is, `top` is pushed and popped.
   let controllers: [BenchController]
   let hooksPerPair: Int
   private let checkQuiescent: @Sendable () throws -> Void
 
-  var top: BenchController { controllers[1] }
+  var top: BenchController { controllers[controllers.count - 1] }
 
   /// A ``NavigationController`` as a window's root, holding `[root]`.
-  static func navigation() async throws -> StackStage {
+  static func navigation() async throws -> StackStage { try await navigation(depth: 1) }
+
+  /// A ``NavigationController`` as a window's root, holding `depth`
+  /// controllers, set in one `setViewControllers`.
+  static func navigation(depth: Int) async throws -> StackStage {
     let window = Window()
     let navigation = NavigationController(name: "nav")
     try await window.setRootViewController(navigation)
-    let controllers = await OnScreenContainer.loadedControllers(2)
-    try await navigation.setViewControllers([controllers[0]], animated: false)
+    let controllers = await OnScreenContainer.loadedControllers(depth + 1)
+    try await navigation.setViewControllers(Array(controllers.prefix(depth)), animated: false)
     _ = await controllers.takeHookCounts()
     return StackStage(
       window: window, stack: NavigationStack(navigation: navigation), controllers: controllers,
@@ -29,7 +34,7 @@ struct StackStage: Sendable {
       let violations = navigation.checkInvariants()
       guard violations.isEmpty else { throw BenchCheckFailure("invariants broken: \(violations)") }
       let count = navigation.viewControllers.count
-      guard count == 1 else { throw BenchCheckFailure("navigation stack has \(count) entries, expected 1") }
+      guard count == depth else { throw BenchCheckFailure("navigation stack has \(count) entries, expected \(depth)") }
     }
   }
 
@@ -45,7 +50,7 @@ struct StackStage: Sendable {
     ) { try stage.check(children: 1) }
   }
 
-  /// Fails unless the stack is back to its root alone, the tree is
+  /// Fails unless the stack is back to what it held before, the tree is
   /// consistent, and exactly `pairs` pairs' hooks were delivered (resets the
   /// counts).
   func check(pairs: Int, _ what: String) async throws {

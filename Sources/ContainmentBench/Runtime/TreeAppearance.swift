@@ -1,6 +1,6 @@
 import Containment
 
-/// Appearance of a whole tree (issue 6, §2): a 10-ary tree of N controllers,
+/// Appearance of a whole tree: a 10-ary tree of N controllers,
 /// every child's view installed in its parent's view, built off screen; the
 /// timed operation is `Window.setRootViewController(root)`, which forwards
 /// appearance to every controller (SPEC A1). Afterwards each controller must

@@ -1,6 +1,6 @@
 import Containment
 
-/// Tasks contending for one container (issue 6, §4): each task owns one
+/// Tasks contending for one container: each task owns one
 /// child and adds and removes it (three-step add, three-step remove) on the
 /// same on-screen container, so every request waits its turn in that
 /// container's FIFO queue. The total work is fixed; only the number of tasks

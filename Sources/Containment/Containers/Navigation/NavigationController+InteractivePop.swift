@@ -15,12 +15,12 @@ extension NavigationController {
   ///   still reads `[A, B]`.
   /// - Then `driver` runs, reporting progress on the ``InteractivePopProgress``
   ///   it is given, and returns a decision.
-  /// - **Finish** (``InteractivePopDecision/finish``): the rest of the
+  /// - **Finish** (``InteractiveDecision/finish``): the rest of the
   ///   animation (`(1 - percentComplete) × transitionDuration` on the tree's
   ///   clock), B's view is removed, `B.viewDidDisappear → A.viewDidAppear`;
   ///   then the stack becomes `[A]`, `B.willMove(nil) → B.didMove(nil)`,
   ///   delegate `didShow(A)`. Outcome ``TransitionOutcome/completed``.
-  /// - **Cancel** (``InteractivePopDecision/cancel``): the animation back
+  /// - **Cancel** (``InteractiveDecision/cancel``): the animation back
   ///   (`percentComplete × transitionDuration`), then the reversal (SPEC A3):
   ///   `A.viewWillDisappear → A.viewDidDisappear` (A's view is detached again
   ///   in between) `→ B.viewWillAppear → B.viewIsAppearing → B.viewDidAppear`;
@@ -84,7 +84,7 @@ extension NavigationController {
       }
       return (environment, onScreen)
     }
-    node.emit(.transitionBegan(from: popping.node.id, to: revealing.node.id), transaction: context.id)
+    node.emit(.transitionBegan(from: popping.node.id, to: revealing.node.id, options: []), transaction: context.id)
     if let delegate = TreeLock.withLock({ _delegate() }) {
       await askDelegate(in: context) {
         await delegate.navigationController(self, willShow: revealing, animated: true)

@@ -24,9 +24,9 @@ extension NavigationController {
     -> TransactionHandle<TransitionOutcome>
   {
     try await Transaction.perform(on: .controller(self), adopting: [controller]) { context in
-      try await self.changeStack(animated: animated, reason: .replaced, context: context) { stack in
-        if stack.contains(where: { $0 === controller }) { throw ContainmentError.alreadyOnStack(controller.node.id) }
-        return stack + [controller]
+      try await self.changeStack(animated: animated, reason: .replaced, context: context) { _ in
+        if controller.node._parent === self { throw ContainmentError.alreadyOnStack(controller.node.id) }
+        return .push(controller)
       }.outcome
     }
   }
@@ -48,7 +48,7 @@ extension NavigationController {
     try await Transaction.perform(on: .controller(self)) { context in
       let change = try await self.changeStack(animated: animated, reason: .popped, context: context) { stack in
         guard stack.count >= 2 else { throw stack.isEmpty ? ContainmentError.emptyStack : ContainmentError.cannotPopRoot }
-        return Array(stack.dropLast())
+        return .popLast(1)
       }
       return change.removed[0]
     }
@@ -68,10 +68,10 @@ extension NavigationController {
   {
     try await Transaction.perform(on: .controller(self)) { context in
       try await self.changeStack(animated: animated, reason: .popped, context: context) { stack in
-        guard let index = stack.firstIndex(where: { $0 === controller }) else {
+        guard controller.node._parent === self, let index = stack.lastIndex(where: { $0 === controller }) else {
           throw ContainmentError.notOnStack(controller.node.id)
         }
-        return Array(stack[...index])
+        return .popLast(stack.count - 1 - index)
       }.removed
     }
   }
@@ -88,8 +88,8 @@ extension NavigationController {
   public nonisolated func popToRoot(animated: Bool) async throws -> TransactionHandle<[any ViewController]> {
     try await Transaction.perform(on: .controller(self)) { context in
       try await self.changeStack(animated: animated, reason: .popped, context: context) { stack in
-        guard let root = stack.first else { throw ContainmentError.emptyStack }
-        return [root]
+        guard !stack.isEmpty else { throw ContainmentError.emptyStack }
+        return .popLast(stack.count - 1)
       }.removed
     }
   }
@@ -112,8 +112,16 @@ extension NavigationController {
     -> TransactionHandle<TransitionOutcome>
   {
     try await Transaction.perform(on: .controller(self), adopting: controllers) { context in
-      try await self.changeStack(animated: animated, reason: .replaced, context: context) { _ in controllers }.outcome
+      try await self.changeStack(animated: animated, reason: .replaced, context: context) { _ in .replace(controllers) }.outcome
     }
+  }
+
+  /// What a stack request does to the stack, decided under the link lock.
+  enum StackEdit {
+    case push(any ViewController)
+    /// Pops this many entries off the top.
+    case popLast(Int)
+    case replace([any ViewController])
   }
 
   /// The result of one stack change.
@@ -132,7 +140,7 @@ extension NavigationController {
     animated: Bool,
     reason: RemovalReason,
     context: TransactionContext,
-    _ plan: ([any ViewController]) throws -> [any ViewController]
+    _ plan: ([any ViewController]) throws -> StackEdit
   ) async throws -> StackChange {
     let result = try await runChildrenChange(
       reason: reason,
@@ -149,12 +157,24 @@ extension NavigationController {
         guard let delegate = TreeLock.withLock({ self._delegate() }) else { return }
         await delegate.navigationController(self, didShow: top, animated: animated)
       }
-    ) { old in
-      let new = try plan(old)
+    ) { stack in
+      let edit = try plan(stack)
+      let top: (any ViewController)?
       var change = ChildrenChange(
-        children: new, shown: new.last.map { [$0] } ?? [], placement: _contentPlacement(), animated: animated,
-        duration: transitionDuration)
-      if old.last !== new.last { change.transition = .init(from: old.last, to: new.last, always: true) }
+        children: [], shown: [], placement: _contentPlacement(), animated: animated, duration: transitionDuration)
+      switch edit {
+      case .push(let controller):
+        top = controller
+        change.edit = .append(controller)
+      case .popLast(let count):
+        top = stack[stack.count - 1 - count]
+        change.edit = .removeLast(count)
+      case .replace(let controllers):
+        top = controllers.last
+        change.children = controllers
+      }
+      change.shown = top.map { [ShownChild($0, placement: _contentPlacement())] } ?? []
+      if stack.last !== top { change.transition = .init(from: stack.last, to: top, always: true) }
       return change
     }
     return StackChange(removed: result.removed, outcome: result.outcome)

@@ -54,6 +54,7 @@
 /// change finishes (policy: finish, never half-undo); the animation wait is
 /// cut short and the outcome is ``TransitionOutcome/interrupted``.
 public actor NavigationController: ViewController {
+  /// The runtime's state for this controller.
   public nonisolated let node: ControllerNode
   /// How long an animated push or pop waits on the tree's clock.
   public nonisolated let transitionDuration: Duration
@@ -101,6 +102,7 @@ public actor NavigationController: ViewController {
 
   // MARK: Hooks
 
+  /// A plain view named after the controller.
   public func loadView() async -> View { View(label: node.name) }
 
   /// Installs the top's view (loading it) when this view loads. Runs as a

@@ -22,9 +22,11 @@ public protocol NavigationControllerDelegate: AnyObject, Sendable {
 }
 
 extension NavigationControllerDelegate {
+  /// Default: does nothing.
   public func navigationController(
     _ navigationController: NavigationController, willShow viewController: any ViewController, animated: Bool
   ) async {}
+  /// Default: does nothing.
   public func navigationController(
     _ navigationController: NavigationController, didShow viewController: any ViewController, animated: Bool
   ) async {}

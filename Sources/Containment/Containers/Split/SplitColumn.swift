@@ -5,5 +5,6 @@ public enum SplitColumn: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The trailing column (the detail).
   case secondary
 
+  /// A readable description.
   public var description: String { self == .primary ? "primary" : "secondary" }
 }

@@ -37,6 +37,7 @@
 /// waiting, nesting (SPEC R2) and cancellation rules of every verb (see
 /// ``ViewController/addChild(_:)``).
 public actor SplitViewController: ViewController {
+  /// The runtime's state for this controller.
   public nonisolated let node: ControllerNode
   /// The primary column's width in the expanded layout.
   public nonisolated let primaryColumnWidth: Double
@@ -114,6 +115,7 @@ public actor SplitViewController: ViewController {
 
   // MARK: Hooks
 
+  /// A plain view named after the controller.
   public func loadView() async -> View { View(label: node.name) }
 
   /// Lays the columns out when this view loads: a transaction on this queue

@@ -20,9 +20,12 @@ public protocol SplitViewControllerDelegate: AnyObject, Sendable {
 }
 
 extension SplitViewControllerDelegate {
+  /// Default: the proposed column.
   public func splitViewController(
     _ splitViewController: SplitViewController, topColumnForCollapsingToProposedTopColumn proposed: SplitColumn
   ) async -> SplitColumn { proposed }
+  /// Default: does nothing.
   public func splitViewControllerDidCollapse(_ splitViewController: SplitViewController) async {}
+  /// Default: does nothing.
   public func splitViewControllerDidExpand(_ splitViewController: SplitViewController) async {}
 }

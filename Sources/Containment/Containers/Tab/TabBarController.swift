@@ -30,6 +30,7 @@ public actor TabBarController: ViewController {
   /// The bar's height; the selected child's view fills the rest.
   public static let tabBarHeight: Double = 49
 
+  /// The runtime's state for this controller.
   public nonisolated let node: ControllerNode
   nonisolated let state = TreeGuarded(TabState())
 
@@ -126,6 +127,7 @@ public actor TabBarController: ViewController {
 
   // MARK: Hooks
 
+  /// A plain view named after the controller.
   public func loadView() async -> View { View(label: node.name) }
 
   /// Installs the selected tab's view (loading it) when this view loads; a

@@ -19,9 +19,11 @@ public protocol TabBarControllerDelegate: AnyObject, Sendable {
 }
 
 extension TabBarControllerDelegate {
+  /// Default: `true`.
   public func tabBarController(_ tabBarController: TabBarController, shouldSelect viewController: any ViewController)
     async -> Bool
   { true }
+  /// Default: does nothing.
   public func tabBarController(_ tabBarController: TabBarController, didSelect viewController: any ViewController) async
   {}
 }
