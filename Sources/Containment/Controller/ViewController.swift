@@ -70,7 +70,7 @@ public protocol ViewController: Actor {
   /// end. Release resources here. It may be cancelled and then abandoned
   /// past the tree's ``TeardownPolicy``: check `Task.isCancelled` in long work.
   func viewDidTearDown() async
-  /// A child's ``ControllerNode/preferredContentSize`` changed (SPEC D2).
+  /// A child's ``ViewController/preferredContentSize`` changed (SPEC D2).
   func preferredContentSizeDidChange(forChild child: any ViewController) async
   /// The child whose status bar style wins, or nil for self (SPEC D1).
   func childForStatusBarStyle() async -> (any ViewController)?

@@ -1,4 +1,5 @@
-/// A state of a controller's tree that `waitUntil(_:)` can wait for, beyond
+/// A state of a controller's tree that
+/// ``ViewController/waitUntil(_:)-(TreeCondition)`` can wait for, beyond
 /// appearance (SPEC E7, V3).
 public struct TreeCondition: Sendable, Hashable, CustomStringConvertible {
   enum Kind: Sendable, Hashable { case idle, tornDown }
