@@ -198,6 +198,14 @@ App/Profile viewDidDisappear
 App/Panes viewDidDisappear
 App/Tabs viewDidDisappear
 App/Tabs/Settings viewDidDisappear
+App/Tabs/Settings viewDidTearDown
+App/Tabs/Home viewDidTearDown
+App/Tabs viewDidTearDown
+App/Panes/Right viewDidTearDown
+App/Panes/Left viewDidTearDown
+App/Panes viewDidTearDown
+App/Profile viewDidTearDown
+App viewDidTearDown
 App terminated
 """.split("\n")[1:-1]
 

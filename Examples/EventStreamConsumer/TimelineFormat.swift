@@ -30,8 +30,10 @@ enum TimelineFormat {
     switch kind {
     case .subscribed(let state, let parent): "state=\(state) parent=\(parent.map { "\($0)" } ?? "nil")"
     case .willMove(let parent), .didMove(let parent): "parent=\(parent.map { "\($0)" } ?? "nil")"
-    case .childAdded(let id), .childRemoved(let id): "child=\(id)"
-    case .presented(let id, let style), .dismissed(let id, let style): "presented=\(id) style=\(style)"
+    case .childAdded(let id): "child=\(id)"
+    case .childRemoved(let id, let reason): "child=\(id) reason=\(reason)"
+    case .presented(let id, let style): "presented=\(id) style=\(style)"
+    case .dismissed(let id, let style, let reason): "presented=\(id) style=\(style) reason=\(reason)"
     case .transitionBegan(let from, let to, let options):
       "from=\(from.map { "\($0)" } ?? "nil") to=\(to.map { "\($0)" } ?? "nil")\(options.isEmpty ? "" : " options=\(options)")"
     case .transitionEnded(_, _, let outcome): "outcome=\(outcome)"
@@ -43,7 +45,7 @@ enum TimelineFormat {
       .viewWillDisappear(let animated), .viewDidDisappear(let animated):
       animated ? "animated" : ""
     case .traitCollectionDidChange(let traits): "\(traits)"
-    case .viewDidLoad, .lagged, .terminated: ""
+    case .viewDidLoad, .viewDidTearDown, .lagged, .terminated: ""
     }
   }
 

@@ -88,7 +88,7 @@ struct Checks {
     case .willMove(let parent): "willMove(\(history.name(parent)))"
     case .didMove(let parent): "didMove(\(history.name(parent)))"
     case .childAdded(let child): "childAdded(\(history.name(child)))"
-    case .childRemoved(let child): "childRemoved(\(history.name(child)))"
+    case .childRemoved(let child, let reason): "childRemoved(\(history.name(child)), \(reason))"
     case .transitionBegan(let from, let to, _): "transitionBegan(\(history.name(from))->\(history.name(to)))"
     case .transitionEnded(let from, let to, let outcome): "transitionEnded(\(history.name(from))->\(history.name(to)), \(outcome))"
     case .batchCommitted(let d, let a):
@@ -332,7 +332,7 @@ struct Checks {
     guard case .remove(let parent, let child) = step, parent < 0 else { return step }
     for (lane, range) in entry.ranges where lane % 2 == 1 {
       for event in streams[lane]![range] {
-        if case .childRemoved(let id) = event.kind, id == history.ids[child] { return .remove(parent: lane / 2, child: child) }
+        if case .childRemoved(let id, _) = event.kind, id == history.ids[child] { return .remove(parent: lane / 2, child: child) }
       }
     }
     return step
@@ -343,7 +343,7 @@ struct Checks {
   private func recogniseMoveRemoval(_ entry: Observed, streams: [Int: [LifecycleEvent]]) -> ModelStep? {
     for (lane, range) in entry.ranges where lane % 2 == 1 {
       let events = streams[lane]![range]
-      guard events.count == 1, case .childRemoved(let childID) = events.first!.kind,
+      guard events.count == 1, case .childRemoved(let childID, .moved) = events.first!.kind,
         let child = history.indexByID[childID], let childRange = entry.ranges[child * 2],
         streams[child * 2]![childRange].first?.kind == .willMove(toParent: nil)
       else { continue }

@@ -395,10 +395,26 @@ struct Model: Sendable {
     deliverIsAppearing(pass)
     for child in hidden { nodes[child].installed = false }
     for child in removed { nodes[child].parent = nil }
-    for child in removed { emit(container, .childRemoved(ids[child])) }
+    for child in removed { emit(container, .childRemoved(ids[child], reason: .replaced)) }
     deliverDid(pass)
     for child in removed { emit(child, .didMove(toParent: nil)) }
     for child in added { emit(child, .didMove(toParent: ids[container])) }
+  }
+
+  /// `removeFromParent` (`requested`) or the removal half of a move
+  /// (`moved`): the child's view leaves (disappearing if on screen), the
+  /// child is unlinked, `childRemoved`, the did-hooks, `didMove(nil)`.
+  private mutating func remove(parent: Int, child: Int, reason: RemovalReason) {
+    var pass = Pass(animated: false)
+    if nodes[child].installed {
+      if isInWindow(parent) { begin(&pass, forwardingTargets(inViewOf: child), appearing: false) }
+      nodes[child].installed = false
+    }
+    nodes[parent].children.removeAll { $0 == child }
+    nodes[child].parent = nil
+    emit(parent, .childRemoved(ids[child], reason: reason))
+    deliverAll(pass)
+    emit(child, .didMove(toParent: nil))
   }
 
   // MARK: Steps
@@ -424,20 +440,11 @@ struct Model: Sendable {
     case .detachForMove(let parent, let child):
       guard nodes[child].parent == parent else { throw Refusal(description: "#\(child) is not a child of #\(parent)") }
       emit(child, .willMove(toParent: nil))
-      try apply(.remove(parent: parent, child: child))
+      remove(parent: parent, child: child, reason: .moved)
 
     case .remove(let parent, let child):
       guard nodes[child].parent == parent else { throw Refusal(description: "#\(child) is not a child of #\(parent)") }
-      var pass = Pass(animated: false)
-      if nodes[child].installed {
-        if isInWindow(parent) { begin(&pass, forwardingTargets(inViewOf: child), appearing: false) }
-        nodes[child].installed = false
-      }
-      nodes[parent].children.removeAll { $0 == child }
-      nodes[child].parent = nil
-      emit(parent, .childRemoved(ids[child]))
-      deliverAll(pass)
-      emit(child, .didMove(toParent: nil))
+      remove(parent: parent, child: child, reason: .requested)
 
     case .addSubview(let parent, let child):
       guard nodes[child].parent == parent else { throw Refusal(description: "#\(child)'s view is foreign to #\(parent)") }

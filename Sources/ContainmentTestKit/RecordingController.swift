@@ -59,4 +59,5 @@ public actor RecordingController: ViewController {
   }
   /// Logs the hook, then runs the `onHook` action.
   public func traitCollectionDidChange(_ previous: TraitCollection?) async { await record("traitCollectionDidChange") }
+  public func viewDidTearDown() async { await record("viewDidTearDown") }
 }

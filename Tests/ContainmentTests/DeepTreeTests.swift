@@ -32,7 +32,10 @@ struct DeepTreeTests {
       #expect(root.checkInvariants().isEmpty)
 
       try await window?.tearDown()
-      #expect(f.log.take() == ["C0.viewWillDisappear", "C0.viewDidDisappear"])
+      // Off screen, then the stop hooks, leaf first (V3).
+      #expect(
+        f.log.take() == ["C0.viewWillDisappear", "C0.viewDidDisappear"]
+          + (0..<Self.depth).reversed().map { "C\($0).viewDidTearDown" })
       #expect(last.node.isTornDown)
       #expect(last.node.parent?.node.name == "C\(Self.depth - 2)")
       #expect(root.checkInvariants().isEmpty)

@@ -164,8 +164,9 @@ struct EventStreamTests {
     var first = c.events().makeAsyncIterator()
     var second = c.events().makeAsyncIterator()
     await c.tearDown()
-    #expect(await take(3, from: &first).map(\.kind) == [.subscribed(state: .disappeared, parent: nil), .terminated])
-    #expect(await take(3, from: &second).map(\.kind) == [.subscribed(state: .disappeared, parent: nil), .terminated])
+    let expected: [LifecycleEvent.Kind] = [.subscribed(state: .disappeared, parent: nil), .viewDidTearDown, .terminated]
+    #expect(await take(4, from: &first).map(\.kind) == expected)
+    #expect(await take(4, from: &second).map(\.kind) == expected)
     var late = c.events().makeAsyncIterator()
     #expect(await take(3, from: &late).map(\.kind) == [.terminated])
   }

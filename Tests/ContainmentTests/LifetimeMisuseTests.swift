@@ -17,6 +17,7 @@ struct LifetimeMisuseTests {
     #expect(f.log.take() == [
       "R.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear",
       "R.viewDidDisappear", "P.viewDidDisappear", "C.viewDidDisappear",
+      "C.viewDidTearDown", "P.viewDidTearDown", "R.viewDidTearDown",
     ])
     let before = snapshot(r)
     let cView = try #require(c.viewIfLoaded)
@@ -62,6 +63,8 @@ struct LifetimeMisuseTests {
     var tree = r.treeEvents().makeAsyncIterator()
     _ = await tree.next()
     await p.tearDown()
+    #expect(await take(2, from: &tree).map { "\($0.path) \($0.kind)" } == ["R/P/C viewDidTearDown", "R/P viewDidTearDown"])
+    #expect(f.log.take() == ["C.viewDidTearDown", "P.viewDidTearDown"])
     let before = snapshot(r)
     await c.beginAppearanceTransition(false, animated: false)
     await c.endAppearanceTransition()

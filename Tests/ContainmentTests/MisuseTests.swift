@@ -80,6 +80,7 @@ struct MisuseTests {
     #expect(f.log.take() == [
       "R.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear",
       "R.viewDidDisappear", "P.viewDidDisappear", "C.viewDidDisappear",
+      "C.viewDidTearDown", "P.viewDidTearDown", "R.viewDidTearDown",
     ])
     let before = snapshot(r)
     let fresh = f.controller("F")

@@ -106,7 +106,7 @@ struct PresentationRulesTests {
     for _ in 0..<4 { kinds.append(await events.next()?.kind ?? .terminated) }
     #expect(kinds == [
       .viewWillAppear(animated: false), .viewIsAppearing(animated: false), .viewDidAppear(animated: false),
-      .dismissed(a.node.id, style: .fullScreen),
+      .dismissed(a.node.id, style: .fullScreen, reason: .dismissed),
     ])
     for controller in [a, b, top] {
       #expect(controller.presentingViewController == nil && controller.presentedViewController == nil)

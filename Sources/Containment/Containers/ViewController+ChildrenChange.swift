@@ -17,12 +17,12 @@ extension ViewController {
   @discardableResult
   public nonisolated func changeChildren(_ change: ChildrenChange) async throws -> TransactionHandle<ChildrenChangeResult> {
     try await Transaction.perform(on: .controller(self), adopting: change.children) { context in
-      try await self.runChildrenChange(context: context) { _ in change }
+      try await self.runChildrenChange(reason: .replaced, context: context) { _ in change }
     }
   }
 
   /// The children-change engine, inside a transaction on this container's
-  /// queue. `plan` runs under the link lock with the current children and
+  /// queue; `reason` is what its `childRemoved` events say (V4). `plan` runs under the link lock with the current children and
   /// may throw a misuse error (then nothing changed); `joinerWithParent`
   /// names the error for a joining controller that has another parent.
   /// `commit` runs under the same lock once the change is validated and
@@ -31,6 +31,7 @@ extension ViewController {
   /// events, if it announces one.
   @discardableResult
   nonisolated func runChildrenChange(
+    reason: RemovalReason,
     context: TransactionContext,
     joinerWithParent: (_ joiner: any ViewController, _ parent: any ViewController) -> ContainmentError = {
       .alreadyChild(child: $0.node.id, parent: $1.node.id)
@@ -117,7 +118,7 @@ extension ViewController {
       for controller in hidden where _isInstalled(controller) { _uninstall(controller) }
       for controller in decision.removed { controller.node._detachFromParent() }
     }
-    for controller in decision.removed { node.emit(.childRemoved(controller.node.id), transaction: context.id) }
+    for controller in decision.removed { node.emit(.childRemoved(controller.node.id, reason: reason), transaction: context.id) }
     await pass.deliverDid(in: context)
     for controller in decision.removed { await controller.didMove(toParent: nil) }
     for controller in decision.added { await controller.didMove(toParent: self) }

@@ -136,7 +136,7 @@ extension ViewController {
       child.node._isMovingFromParent = true
     }
     await child.deliver(.willMove(toParent: nil), in: context)
-    try await removeChild(child, context: context)
+    try await removeChild(child, reason: .moved, context: context)
   }
 
   /// Removes this controller from its parent and calls
@@ -156,12 +156,14 @@ extension ViewController {
       return parent
     }
     return try await Transaction.perform(on: .controller(parent)) { context in
-      try await parent.removeChild(self, context: context)
+      try await parent.removeChild(self, reason: .requested, context: context)
     }
   }
 
   /// The removal itself, inside a transaction on this container's queue.
-  nonisolated func removeChild(_ child: any ViewController, context: TransactionContext) async throws {
+  nonisolated func removeChild(_ child: any ViewController, reason: RemovalReason, context: TransactionContext)
+    async throws
+  {
     var pass = AppearancePass(animated: false)
     try TreeLock.withLock {
       guard child.node._parent === self else { throw ContainmentError.noParent(child.node.id) }
@@ -178,7 +180,7 @@ extension ViewController {
       if let index = node._children.lastIndex(where: { $0 === child }) { node._children.remove(at: index) }
       child.node._detachFromParent()
     }
-    node.emit(.childRemoved(child.node.id), transaction: context.id)
+    node.emit(.childRemoved(child.node.id, reason: reason), transaction: context.id)
     await pass.deliverAll(in: context)
     await child.didMove(toParent: nil)
   }
@@ -224,16 +226,27 @@ extension ViewController {
     }
   }
 
-  /// Ends this controller's tree: marks it and every descendant torn down and
-  /// ends their event streams with a final `terminated` event (SPEC E6).
-  /// Later requests that name them throw ``ContainmentError/tornDown(_:)``.
-  /// Links are left as they are. Call it on a root, or use ``Window/tearDown()``.
+  /// Ends this controller's tree in order (SPEC V3, E6): marks it and
+  /// everything below it (descendants, presented controllers) torn down,
+  /// runs ``viewDidTearDown()`` on each, children before parents, within the
+  /// environment's ``TeardownPolicy``, then ends their event streams with a
+  /// final `terminated` event. Later requests that name them throw
+  /// ``ContainmentError/tornDown(_:)``. Links are left as they are.
+  ///
+  /// On a window's root it is ``Window/tearDown()`` (the tree goes off screen
+  /// first). Cancelling the calling task does not stop it. Controllers
+  /// already torn down are skipped: a second call does nothing.
   public nonisolated func tearDown() async {
-    let nodes = TreeLock.withLock { () -> [ControllerNode] in
-      let all = Window._preorder(from: self).map(\.node)
-      for node in all { node._isTornDown = true }
-      return all
+    let window = TreeLock.withLock { () -> Window? in
+      guard let window = node._window, window._rootViewController === self else { return nil }
+      return window
     }
-    for node in nodes { node.finishStreams() }
+    if let window { return await window.tearDownInOrder() }
+    let (stopping, environment) = TreeLock.withLock { () -> ([any ViewController], ContainmentEnvironment) in
+      let stopping = Teardown._stopOrder(from: self).filter { !$0.node._isTornDown }
+      for controller in stopping { controller.node._isTornDown = true }
+      return (stopping, node._resolvedEnvironment())
+    }
+    await Teardown.stop(stopping, policy: environment.teardown, environment: environment, context: nil)
   }
 }

@@ -9,6 +9,7 @@ enum Hook: Sendable {
   case willMove(toParent: (any ViewController)?)
   case didMove(toParent: (any ViewController)?)
   case traitCollectionDidChange(previous: TraitCollection?, current: TraitCollection)
+  case viewDidTearDown
 
   var event: LifecycleEvent.Kind {
     switch self {
@@ -21,6 +22,7 @@ enum Hook: Sendable {
     case .willMove(let parent): .willMove(toParent: parent?.node.id)
     case .didMove(let parent): .didMove(toParent: parent?.node.id)
     case .traitCollectionDidChange(_, let current): .traitCollectionDidChange(current)
+    case .viewDidTearDown: .viewDidTearDown
     }
   }
 
@@ -71,6 +73,7 @@ extension ViewController {
     case .willMove(let parent): await viewWillMove(toParent: parent)
     case .didMove(let parent): await viewDidMove(toParent: parent)
     case .traitCollectionDidChange(let previous, _): await traitCollectionDidChange(previous)
+    case .viewDidTearDown: await viewDidTearDown()
     }
   }
 }

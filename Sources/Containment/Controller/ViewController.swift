@@ -64,7 +64,13 @@ public protocol ViewController: Actor {
   func viewDidMove(toParent parent: (any ViewController)?) async
   /// The trait environment changed (SPEC D3); called parent first.
   func traitCollectionDidChange(_ previous: TraitCollection?) async
-  /// A child's ``ControllerNode/preferredContentSize`` changed (SPEC D2).
+  /// The tree is being torn down and this controller is stopping (SPEC V3):
+  /// called once, after the tree went off screen, children before parents
+  /// (a presented controller before its presenter), before the event streams
+  /// end. Release resources here. It may be cancelled and then abandoned
+  /// past the tree's ``TeardownPolicy``: check `Task.isCancelled` in long work.
+  func viewDidTearDown() async
+  /// A child's ``ViewController/preferredContentSize`` changed (SPEC D2).
   func preferredContentSizeDidChange(forChild child: any ViewController) async
   /// The child whose status bar style wins, or nil for self (SPEC D1).
   func childForStatusBarStyle() async -> (any ViewController)?
@@ -109,6 +115,8 @@ extension ViewController {
   public func viewDidMove(toParent parent: (any ViewController)?) async {}
   /// Default: does nothing.
   public func traitCollectionDidChange(_ previous: TraitCollection?) async {}
+  /// Default: does nothing.
+  public func viewDidTearDown() async {}
   /// Default: does nothing.
   public func preferredContentSizeDidChange(forChild child: any ViewController) async {}
   /// Default: nil (this controller decides).

@@ -14,16 +14,19 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     case willMove(toParent: ControllerID?)
     case didMove(toParent: ControllerID?)
     case traitCollectionDidChange(TraitCollection)
+    /// The controller's stop hook ran: its tree is being torn down (SPEC V3).
+    case viewDidTearDown
     /// A child was linked to this controller (emitted on the parent).
     case childAdded(ControllerID)
-    /// A child was unlinked from this controller (emitted on the parent).
-    case childRemoved(ControllerID)
+    /// A child was unlinked from this controller, and why (emitted on the
+    /// parent; SPEC V4).
+    case childRemoved(ControllerID, reason: RemovalReason)
     /// The controller started presenting `presented` with `style` (emitted on
     /// the presenter, when the presentation is decided, before its hooks).
     case presented(ControllerID, style: PresentationStyle)
     /// `presented` left the presentation chain (emitted on its presenter,
-    /// once the dismissal's hooks are done).
-    case dismissed(ControllerID, style: PresentationStyle)
+    /// once the dismissal's hooks are done), and why (SPEC V4).
+    case dismissed(ControllerID, style: PresentationStyle, reason: RemovalReason)
     /// A transition between two children began (emitted on the container),
     /// with the options it animates with (empty for the built-in containers).
     case transitionBegan(from: ControllerID?, to: ControllerID?, options: TransitionOptions)
@@ -98,6 +101,7 @@ extension LifecycleEvent.Kind {
     case .willMove: "willMove"
     case .didMove: "didMove"
     case .traitCollectionDidChange: "traitCollectionDidChange"
+    case .viewDidTearDown: "viewDidTearDown"
     case .childAdded: "childAdded"
     case .childRemoved: "childRemoved"
     case .presented: "presented"

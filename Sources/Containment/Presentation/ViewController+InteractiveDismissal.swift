@@ -99,7 +99,7 @@ extension ViewController {
         node._detachPresented()
         return style
       }
-      presenter.node.emit(.dismissed(node.id, style: style), transaction: context.id)
+      presenter.node.emit(.dismissed(node.id, style: style, reason: .dismissed), transaction: context.id)
       if let delegate { await askDelegate(in: context) { await delegate.presentationControllerDidDismiss(self) } }
       return interrupted || Task.isCancelled ? .interrupted : .completed
     }

@@ -204,7 +204,7 @@ extension ViewController {
     }
     for (presented, style) in zip(plan.chain, styles).reversed() {
       let presenter = plan.chain.firstIndex { $0 === presented }.flatMap { $0 == 0 ? nil : plan.chain[$0 - 1] }
-      (presenter?.node ?? node).emit(.dismissed(presented.node.id, style: style), transaction: context.id)
+      (presenter?.node ?? node).emit(.dismissed(presented.node.id, style: style, reason: .dismissed), transaction: context.id)
     }
     return interrupted || Task.isCancelled ? .interrupted : .completed
   }

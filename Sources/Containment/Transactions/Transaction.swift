@@ -153,8 +153,16 @@ enum Transaction {
     let deferred = context.takeDeferred()
     handle.complete(result)
     queue.setCurrent(nil)
+    if deferred.isEmpty {
+      if releasing { await queue.release() }
+      return
+    }
+    // Counted from before the release: a tree must not look idle while a
+    // request it deferred is about to take a queue.
+    IdleWaiters.beginDispatchingDeferred()
     if releasing { await queue.release() }
     for dispatch in deferred { await dispatch() }
+    IdleWaiters.endDispatchingDeferred()
   }
 }
 

@@ -108,6 +108,7 @@ final class TransactionQueue: Sendable {
         continuation.resume()
         return
       case .idle:
+        IdleWaiters.queueBecameFree()
         return
       }
     }

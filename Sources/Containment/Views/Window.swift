@@ -85,11 +85,15 @@ public final class Window: @unchecked Sendable {
     -> TransactionHandle<Void>
   {
     try await Transaction.perform(on: .window(self), adopting: controller.map { [$0] } ?? []) { context in
-      try await self.replaceRoot(with: controller, animated: animated, context: context)
+      try await self.replaceRoot(with: controller, animated: animated, reason: .replaced, context: context)
     }
   }
 
-  private func replaceRoot(with controller: (any ViewController)?, animated: Bool, context: TransactionContext) async throws {
+  /// `reason` is what the `dismissed` events of presentations over the old
+  /// root say (V4).
+  private func replaceRoot(
+    with controller: (any ViewController)?, animated: Bool, reason: RemovalReason, context: TransactionContext
+  ) async throws {
     let old: (any ViewController)? = try TreeLock.withLock {
       if _isTornDown { throw ContainmentError.windowTornDown }
       if let controller {
@@ -140,7 +144,9 @@ public final class Window: @unchecked Sendable {
           return (presenter, presented.node.id, style)
         }
       }
-      for entry in dismissed { entry.presenter.emit(.dismissed(entry.presented, style: entry.style), transaction: context.id) }
+      for entry in dismissed {
+        entry.presenter.emit(.dismissed(entry.presented, style: entry.style, reason: reason), transaction: context.id)
+      }
       // Unlinked only now, so that its disappearance events keep the window's clock.
       TreeLock.withLock {
         HierarchyExclusion._treeChanged(from: hierarchy, to: old.node.hierarchy)
@@ -187,19 +193,55 @@ public final class Window: @unchecked Sendable {
     }
   }
 
-  /// Removes the root controller (it disappears), marks the whole tree torn
-  /// down and ends every controller's event streams with `terminated`
-  /// (SPEC E6). Later requests on the window throw
+  /// Tears the window and its tree down in order (SPEC V3, E6): the root
+  /// controller and the presentations over it go off screen (disappearance
+  /// hooks in A1 order, `dismissed` events with reason `tornDown`); the tree
+  /// is marked torn down; ``ViewController/viewDidTearDown()`` runs on every
+  /// controller, children before parents, within the environment's
+  /// ``TeardownPolicy``; then every controller's event streams end with
+  /// `terminated`. Later requests on the window throw
   /// ``ContainmentError/windowTornDown``, on those controllers
-  /// ``ContainmentError/tornDown(_:)``. A second call does nothing.
+  /// ``ContainmentError/tornDown(_:)``.
+  ///
+  /// One transaction on the window's queue: requests queued before it run
+  /// first; those queued behind it fail. A teardown requested before anything
+  /// was shown still marks the window. A second call does nothing.
+  ///
+  /// Cancelling the calling task does not stop a teardown (it is never lost):
+  /// it still waits its turn and runs. From inside a hook of the window's
+  /// transaction it is queued like any request (SPEC R2) and returns at once.
+  /// It never throws; it is declared `throws` so that it composes with the
+  /// window's other calls.
   public func tearDown() async throws {
-    let root = rootViewController
-    try await Transaction.perform(on: .window(self)) { context in
-      if TreeLock.withLock({ self._isTornDown }) { return }
-      try await self.replaceRoot(with: nil, animated: false, context: context)
-      TreeLock.withLock { self._isTornDown = true }
+    await tearDownInOrder()
+  }
+
+  /// ``tearDown()``, which cannot fail.
+  func tearDownInOrder() async {
+    if TransactionContext.current != nil {
+      await runTeardown()
+    } else {
+      await Task.detached { await self.runTeardown() }.value
     }
-    if let root { await root.tearDown() }
+  }
+
+  private func runTeardown() async {
+    // Only the body's own error can end it (the task is not cancelled
+    // while it waits, or it is a nested request that reports through its handle).
+    _ = try? await Transaction.perform(on: .window(self)) { context in
+      let stopping = TreeLock.withLock { () -> [any ViewController]? in
+        if self._isTornDown { return nil }
+        return self._rootViewController.map { Teardown._stopOrder(from: $0) } ?? []
+      }
+      guard let stopping else { return }
+      try await self.replaceRoot(with: nil, animated: false, reason: .tornDown, context: context)
+      let environment = TreeLock.withLock { () -> ContainmentEnvironment in
+        self._isTornDown = true
+        for controller in stopping { controller.node._isTornDown = true }
+        return self._environment
+      }
+      await Teardown.stop(stopping, policy: environment.teardown, environment: environment, context: context)
+    }
   }
 
   /// Under the link lock: `controller` and its descendants, each before its

@@ -1,5 +1,5 @@
 extension ViewController {
-  /// Sets ``ControllerNode/preferredContentSize`` and, if it changed and
+  /// Sets ``ViewController/preferredContentSize`` and, if it changed and
   /// this controller has a parent, tells the parent through its
   /// ``preferredContentSizeDidChange(forChild:)`` hook before returning
   /// (SPEC D2).

@@ -109,7 +109,7 @@ extension NavigationController {
       await start.deliverDid(in: context)
       // The stack change itself: B leaves (willMove(nil), childRemoved,
       // didMove(nil)); A, already shown, stays.
-      try await runChildrenChange(context: context) { stack in
+      try await runChildrenChange(reason: .popped, context: context) { stack in
         ChildrenChange(
           children: stack.filter { $0 !== popping }, shown: [ShownChild(revealing, placement: _contentPlacement())])
       }

@@ -24,7 +24,7 @@ extension NavigationController {
     -> TransactionHandle<TransitionOutcome>
   {
     try await Transaction.perform(on: .controller(self), adopting: [controller]) { context in
-      try await self.changeStack(animated: animated, context: context) { _ in
+      try await self.changeStack(animated: animated, reason: .replaced, context: context) { _ in
         if controller.node._parent === self { throw ContainmentError.alreadyOnStack(controller.node.id) }
         return .push(controller)
       }.outcome
@@ -46,7 +46,7 @@ extension NavigationController {
   @discardableResult
   public nonisolated func pop(animated: Bool) async throws -> TransactionHandle<any ViewController> {
     try await Transaction.perform(on: .controller(self)) { context in
-      let change = try await self.changeStack(animated: animated, context: context) { stack in
+      let change = try await self.changeStack(animated: animated, reason: .popped, context: context) { stack in
         guard stack.count >= 2 else { throw stack.isEmpty ? ContainmentError.emptyStack : ContainmentError.cannotPopRoot }
         return .popLast(1)
       }
@@ -67,7 +67,7 @@ extension NavigationController {
     -> TransactionHandle<[any ViewController]>
   {
     try await Transaction.perform(on: .controller(self)) { context in
-      try await self.changeStack(animated: animated, context: context) { stack in
+      try await self.changeStack(animated: animated, reason: .popped, context: context) { stack in
         guard controller.node._parent === self, let index = stack.lastIndex(where: { $0 === controller }) else {
           throw ContainmentError.notOnStack(controller.node.id)
         }
@@ -87,7 +87,7 @@ extension NavigationController {
   @discardableResult
   public nonisolated func popToRoot(animated: Bool) async throws -> TransactionHandle<[any ViewController]> {
     try await Transaction.perform(on: .controller(self)) { context in
-      try await self.changeStack(animated: animated, context: context) { stack in
+      try await self.changeStack(animated: animated, reason: .popped, context: context) { stack in
         guard !stack.isEmpty else { throw ContainmentError.emptyStack }
         return .popLast(stack.count - 1)
       }.removed
@@ -112,7 +112,7 @@ extension NavigationController {
     -> TransactionHandle<TransitionOutcome>
   {
     try await Transaction.perform(on: .controller(self), adopting: controllers) { context in
-      try await self.changeStack(animated: animated, context: context) { _ in .replace(controllers) }.outcome
+      try await self.changeStack(animated: animated, reason: .replaced, context: context) { _ in .replace(controllers) }.outcome
     }
   }
 
@@ -138,10 +138,12 @@ extension NavigationController {
   /// announced as a transition from the old top to the new one.
   nonisolated func changeStack(
     animated: Bool,
+    reason: RemovalReason,
     context: TransactionContext,
     _ plan: ([any ViewController]) throws -> StackEdit
   ) async throws -> StackChange {
     let result = try await runChildrenChange(
+      reason: reason,
       context: context,
       joinerWithParent: { joiner, parent in
         parent is NavigationController

@@ -161,6 +161,7 @@ public actor SplitViewController: ViewController {
     async throws
   {
     try await runChildrenChange(
+      reason: .replaced,
       context: context,
       commit: { _ in
         self.state._value.primary = primary

@@ -162,6 +162,7 @@ public actor TabBarController: ViewController {
     async throws
   {
     try await runChildrenChange(
+      reason: .replaced,
       context: context,
       commit: { change in self.state._value.selected = change.shown.first?.controller }
     ) { _ in
@@ -178,6 +179,7 @@ public actor TabBarController: ViewController {
   /// it makes sure its view is installed.
   nonisolated func switchSelection(to new: (any ViewController)?, context: TransactionContext) async throws {
     try await runChildrenChange(
+      reason: .replaced,
       context: context,
       commit: { change in self.state._value.selected = change.shown.first?.controller }
     ) { old in

@@ -1,0 +1,38 @@
+/// Why a controller left its parent or its presenter (SPEC V4): carried by
+/// every `childRemoved` and `dismissed` event.
+///
+/// A small value with static members rather than an enum, so that a later
+/// reason does not break a consumer's `switch`. Encoded as its name.
+public struct RemovalReason: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// The reason's stable name ("requested", "popped", ...).
+  public let name: String
+
+  private init(_ name: String) { self.name = name }
+
+  /// `removeFromParent()` on the child.
+  public static let requested = RemovalReason("requested")
+  /// A navigation pop: `pop`, `popTo`, `popToRoot`, or a finished interactive pop.
+  public static let popped = RemovalReason("popped")
+  /// The container's children were replaced: `setViewControllers`, `setTabs`,
+  /// a split column, `changeChildren`, or a window's new root.
+  public static let replaced = RemovalReason("replaced")
+  /// The removal half of a move to another container.
+  public static let moved = RemovalReason("moved")
+  /// A dismissal, programmatic or interactive.
+  public static let dismissed = RemovalReason("dismissed")
+  /// The controller was faulted and removed by its supervision policy.
+  public static let faulted = RemovalReason("faulted")
+  /// The tree was torn down (SPEC V3).
+  public static let tornDown = RemovalReason("tornDown")
+
+  public var description: String { name }
+
+  public init(from decoder: any Decoder) throws {
+    name = try decoder.singleValueContainer().decode(String.self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(name)
+  }
+}

@@ -1,0 +1,116 @@
+import Synchronization
+
+/// Tasks waiting for a controller's tree to be idle (``TreeCondition/idle``).
+///
+/// No polling: a waiter is checked when it registers and again each time a
+/// transaction queue becomes free or a transaction's deferred requests have
+/// been dispatched — the only moments a tree can become idle. While nobody
+/// waits, those moments cost one atomic load.
+///
+/// Lock order: this registry's lock, then the link lock, then a queue's lock.
+/// Continuations are resumed after the lock is released.
+enum IdleWaiters {
+  private struct Waiter {
+    let id: UInt64
+    let controller: any ViewController
+    let continuation: UnsafeContinuation<Void, any Error>
+  }
+
+  private struct State {
+    var nextID: UInt64 = 0
+    var waiters: [Waiter] = []
+    /// Issued ids not registered yet: a cancellation that arrives first
+    /// leaves its id in `cancelled`, so the late registration fails at once.
+    var unregistered: Set<UInt64> = []
+    var cancelled: Set<UInt64> = []
+    /// Transactions dispatching the requests they deferred (after releasing
+    /// their queue): until they are done, a deferred request may be about to
+    /// take a queue.
+    var dispatchingDeferred = 0
+  }
+
+  private static let state = Locked(State())
+  /// `waiters.count`, readable without the lock.
+  private static let waiting = Atomic<Int>(0)
+
+  /// Suspends until `controller`'s tree is idle (at once if it is). Throws
+  /// `CancellationError` if the task is cancelled first.
+  static func wait(for controller: any ViewController) async throws {
+    let id = state.withLock { state -> UInt64 in
+      state.nextID += 1
+      state.unregistered.insert(state.nextID)
+      return state.nextID
+    }
+    try await withTaskCancellationHandler {
+      try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+        let outcome = state.withLock { state -> Result<Void, any Error>? in
+          state.unregistered.remove(id)
+          if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
+          if state.dispatchingDeferred == 0, TreeLock.withLock({ _isIdle(controller) }) { return .success(()) }
+          state.waiters.append(Waiter(id: id, controller: controller, continuation: continuation))
+          waiting.add(1, ordering: .relaxed)
+          return nil
+        }
+        if let outcome { continuation.resume(with: outcome) }
+      }
+    } onCancel: {
+      let continuation = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
+        if let index = state.waiters.firstIndex(where: { $0.id == id }) {
+          waiting.subtract(1, ordering: .relaxed)
+          return state.waiters.remove(at: index).continuation
+        }
+        if state.unregistered.contains(id) { state.cancelled.insert(id) }
+        return nil
+      }
+      continuation?.resume(throwing: CancellationError())
+    }
+  }
+
+  /// A queue became free: wakes the waiters whose trees are now idle.
+  static func queueBecameFree() {
+    guard waiting.load(ordering: .relaxed) > 0 else { return }
+    wakeIdle()
+  }
+
+  /// A transaction starts dispatching the requests it deferred.
+  static func beginDispatchingDeferred() {
+    state.withLock { $0.dispatchingDeferred += 1 }
+  }
+
+  /// It is done with them.
+  static func endDispatchingDeferred() {
+    state.withLock { $0.dispatchingDeferred -= 1 }
+    queueBecameFree()
+  }
+
+  private static func wakeIdle() {
+    let ready = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
+      guard state.dispatchingDeferred == 0 else { return [] }
+      var ready: [UnsafeContinuation<Void, any Error>] = []
+      TreeLock.withLock {
+        state.waiters.removeAll { waiter in
+          guard _isIdle(waiter.controller) else { return false }
+          ready.append(waiter.continuation)
+          return true
+        }
+      }
+      waiting.subtract(ready.count, ordering: .relaxed)
+      return ready
+    }
+    for continuation in ready { continuation.resume() }
+  }
+
+  /// Under the link lock: no queue that can touch `controller`'s subtree is
+  /// held or has requests waiting.
+  private static func _isIdle(_ controller: any ViewController) -> Bool {
+    func free(_ queue: TransactionQueue) -> Bool { !queue.isHeld && queue.pendingCount == 0 }
+    for member in Teardown._stopOrder(from: controller) where !free(member.node.queue) { return false }
+    var ancestor = controller.node._treeParent
+    while let node = ancestor {
+      if !free(node.queue) { return false }
+      ancestor = node._treeParent
+    }
+    if let window = controller.node._hostingWindow(), !free(window.queue) { return false }
+    return true
+  }
+}

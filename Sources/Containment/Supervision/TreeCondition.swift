@@ -1,0 +1,22 @@
+/// A state of a controller's tree that
+/// ``ViewController/waitUntil(_:)-(TreeCondition)`` can wait for, beyond
+/// appearance (SPEC E7, V3).
+public struct TreeCondition: Sendable, Hashable, CustomStringConvertible {
+  enum Kind: Sendable, Hashable { case idle, tornDown }
+  let kind: Kind
+
+  /// No transaction is running or queued that can touch the controller's
+  /// subtree: none on the controller, its descendants or the controllers it
+  /// presents, on its ancestors, or on its window, and no deferred request
+  /// is being dispatched. What a readiness probe and a test want.
+  public static let idle = TreeCondition(kind: .idle)
+  /// The controller was torn down and its streams ended (V3).
+  public static let tornDown = TreeCondition(kind: .tornDown)
+
+  public var description: String {
+    switch kind {
+    case .idle: "idle"
+    case .tornDown: "tornDown"
+    }
+  }
+}

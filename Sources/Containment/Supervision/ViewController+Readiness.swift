@@ -1,0 +1,22 @@
+extension ViewController {
+  /// Waits until this controller's tree is in `condition` (returns at once if
+  /// it is): ``TreeCondition/idle`` — no transaction running or queued that
+  /// can touch its subtree — or ``TreeCondition/tornDown`` — its teardown
+  /// ended its streams (V3).
+  ///
+  /// Does not poll: it wakes when a transaction queue becomes free, or when
+  /// its stream ends. Idle is a moment, not a promise: a request made right
+  /// after it returns starts a transaction again. Throws `CancellationError`
+  /// if the waiting task is cancelled. Non-isolated.
+  public nonisolated func waitUntil(_ condition: TreeCondition) async throws {
+    switch condition.kind {
+    case .idle:
+      try await IdleWaiters.wait(for: self)
+    case .tornDown:
+      // The stream ends only with `terminated` (the teardown's, as `self`
+      // is alive) or when this task is cancelled.
+      for await _ in events(policy: .keepNewest(1)) {}
+      try Task.checkCancellation()
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import Testing
+@testable import Containment
+import ContainmentTestKit
+
+/// SPEC V5: a tree run as a service; readiness (`waitUntil(.idle)`,
+/// `waitUntil(.tornDown)`).
+@Suite(.timeLimit(.minutes(1)))
+struct ServiceRunTests {
+  private let shownThenTornDown = [
+    "R.viewDidLoad", "R.viewWillAppear", "R.viewIsAppearing", "R.viewDidAppear",
+    "C.willMove(R)", "R.viewWillDisappear", "R.viewDidDisappear", "C.viewDidTearDown", "R.viewDidTearDown",
+  ]
+
+  /// Runs `service` in a task until the tree is shown, adds a child C.
+  private func start(_ service: TreeService, _ f: Fixture) async throws -> (Task<Void, any Error>, RecordingController) {
+    let run = Task { try await service.run() }
+    try await service.root.waitUntil(.appeared)
+    let c = f.controller("C")
+    try await service.root.addChild(c)
+    return (run, c)
+  }
+
+  @Test func cancellingTheRunTearsTheTreeDownInOrder_V5() async throws {
+    let f = Fixture()
+    let r = f.controller("R")
+    let service = TreeService(window: Window(), root: r)
+    let (run, c) = try await start(service, f)
+    run.cancel()
+    try await run.value
+    #expect(f.log.take() == shownThenTornDown)
+    #expect(r.node.isTornDown && c.node.isTornDown && service.window.rootViewController == nil)
+    await #expect(throws: ContainmentError.windowTornDown) { try await service.window.setRootViewController(f.controller("X")) }
+  }
+
+  @Test func aGracefulShutdownEndsTheRun_V5() async throws {
+    let f = Fixture()
+    let r = f.controller("R")
+    let service = TreeService(window: Window(), root: r)
+    let (run, _) = try await start(service, f)
+    service.shutdownGracefully()
+    try await run.value
+    #expect(f.log.take() == shownThenTornDown)
+    try await r.waitUntil(.tornDown)
+  }
+
+  @Test func aShutdownRequestedBeforeTheRunIsNotLost_V5() async throws {
+    let f = Fixture()
+    let r = f.controller("R")
+    let service = TreeService(window: Window(), root: r)
+    service.shutdownGracefully()
+    try await service.run()
+    #expect(f.log.take() == [])
+    #expect(service.shutdown.isRequested && !r.node.isTornDown)
+    await #expect(throws: ContainmentError.windowTornDown) { try await service.window.setRootViewController(r) }
+    #expect(r.checkInvariants().isEmpty)
+  }
+
+  @Test func idleWaitsForEveryTransactionThatCanTouchTheSubtree_readiness() async throws {
+    let f = Fixture()
+    let window = Window()
+    let r = f.controller("R"), c = f.controller("C")
+    try await window.setRootViewController(r)
+    try await r.waitUntil(.idle)
+    let gate = Gate()
+    await c.setOnHook { hook in if hook == "viewWillAppear" { await gate.wait() } }
+    try await r.addChild(c)
+    let install = Task {
+      try await r.withTransaction { _ in
+        _ = try await r.view.addSubview(await c.view)
+      }
+    }
+    await gate.waiters(atLeast: 1)
+    let idle = Task {
+      try await c.waitUntil(.idle)
+      f.log.append("idle")
+    }
+    let tornDown = Task {
+      try await c.waitUntil(.tornDown)
+      f.log.append("tornDown")
+    }
+    gate.open()
+    _ = try await install.value
+    try await idle.value
+    await window.tearDownInOrder()
+    try await tornDown.value
+    #expect(f.log.take() == [
+      "R.viewDidLoad", "R.viewWillAppear", "R.viewIsAppearing", "R.viewDidAppear", "C.willMove(R)",
+      "C.viewDidLoad", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "idle",
+      "R.viewWillDisappear", "C.viewWillDisappear", "R.viewDidDisappear", "C.viewDidDisappear",
+      "C.viewDidTearDown", "R.viewDidTearDown", "tornDown",
+    ])
+  }
+
+  @Test func readinessWaitsEndWhenTheirTaskIsCancelled_readiness() async throws {
+    let f = Fixture()
+    let window = Window()
+    let r = f.controller("R")
+    let gate = Gate()
+    await r.setOnHook { hook in if hook == "viewWillAppear" { await gate.wait() } }
+    let show = Task { try await window.setRootViewController(r) }
+    await gate.waiters(atLeast: 1)
+    let idle = Task { try await r.waitUntil(.idle) }
+    let tornDown = Task { try await r.waitUntil(.tornDown) }
+    idle.cancel()
+    tornDown.cancel()
+    await #expect(throws: CancellationError.self) { try await idle.value }
+    await #expect(throws: CancellationError.self) { try await tornDown.value }
+    gate.open()
+    _ = try await show.value
+    #expect(f.log.take() == ["R.viewDidLoad", "R.viewWillAppear", "R.viewIsAppearing", "R.viewDidAppear"])
+    #expect(!r.node.isTornDown)
+  }
+}

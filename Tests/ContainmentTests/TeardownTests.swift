@@ -1,0 +1,164 @@
+import Testing
+@testable import Containment
+import ContainmentTestKit
+
+/// SPEC V3: ordered teardown — off screen, stop hooks children before
+/// parents within the tree's deadlines, streams end; nothing queued is lost.
+@Suite(.timeLimit(.minutes(1)))
+struct TeardownTests {
+  /// R > (A > (A1, A2), B), R presenting M, on a window with `policy` on `clock`.
+  private func threeLevels(_ f: Fixture, clock: ManualClock, policy: TeardownPolicy) async throws
+    -> (Window, [String: RecordingController])
+  {
+    let window = Window(environment: ContainmentEnvironment(clock: clock, teardown: policy))
+    let names = ["R", "A", "A1", "A2", "B", "M"]
+    let c = Dictionary(uniqueKeysWithValues: names.map { ($0, f.controller($0)) })
+    try await window.setRootViewController(c["R"]!)
+    try await f.install(c["A"]!, in: c["R"]!)
+    try await f.install(c["A1"]!, in: c["A"]!)
+    try await f.install(c["A2"]!, in: c["A"]!)
+    try await f.install(c["B"]!, in: c["R"]!)
+    try await c["R"]!.present(c["M"]!, style: .formSheet, animated: false)
+    _ = f.log.take()
+    return (window, c)
+  }
+
+  private let offScreen = [
+    "M.viewWillDisappear", "R.viewWillDisappear", "A.viewWillDisappear", "A1.viewWillDisappear",
+    "A2.viewWillDisappear", "B.viewWillDisappear", "M.viewDidDisappear", "R.viewDidDisappear",
+    "A.viewDidDisappear", "A1.viewDidDisappear", "A2.viewDidDisappear", "B.viewDidDisappear",
+  ]
+
+  @Test func stopHooksRunChildrenBeforeParentsAfterTheTreeWentOffScreen_V3() async throws {
+    let f = Fixture()
+    let (window, c) = try await threeLevels(f, clock: ManualClock(), policy: .waitForever)
+    var rootEvents = c["R"]!.events().makeAsyncIterator()
+    _ = await rootEvents.next()
+    try await window.tearDown()
+    #expect(f.log.take() == offScreen + [
+      "M.viewDidTearDown", "B.viewDidTearDown", "A2.viewDidTearDown", "A1.viewDidTearDown", "A.viewDidTearDown",
+      "R.viewDidTearDown",
+    ])
+    #expect(await take(6, from: &rootEvents).map(\.kind) == [
+      .viewWillDisappear(animated: false), .viewDidDisappear(animated: false),
+      .dismissed(c["M"]!.node.id, style: .formSheet, reason: .tornDown), .viewDidTearDown, .terminated,
+    ])
+    #expect(c.values.allSatisfy { $0.node.isTornDown })
+    // A second teardown does nothing.
+    try await window.tearDown()
+    await c["R"]!.tearDown()
+    #expect(f.log.take() == [])
+  }
+
+  @Test func aStopHookPastTheGracefulDeadlineIsCancelledAndTheRestStillStop_V3() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, c) = try await threeLevels(f, clock: clock, policy: TeardownPolicy(graceful: .seconds(1)))
+    let release = Gate()
+    await c["A1"]!.setOnHook { hook in
+      guard hook == "viewDidTearDown" else { return }
+      await withTaskCancellationHandler { await release.wait() } onCancel: { release.open() }
+      f.log.append("A1 cancelled=\(Task.isCancelled)")
+    }
+    let teardown = Task { try await window.tearDown() }
+    await release.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    try await teardown.value
+    #expect(f.log.take() == offScreen + [
+      "M.viewDidTearDown", "B.viewDidTearDown", "A2.viewDidTearDown", "A1.viewDidTearDown", "A1 cancelled=true",
+      "A.viewDidTearDown", "R.viewDidTearDown",
+    ])
+  }
+
+  @Test func aStopHookThatIgnoresCancellationIsAbandonedAfterTheSecondDeadline_V3() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let policy = TeardownPolicy(graceful: .seconds(1), abandonAfter: .seconds(2))
+    let (window, c) = try await threeLevels(f, clock: clock, policy: policy)
+    let hung = Gate(), resumed = Gate()
+    await c["A1"]!.setOnHook { hook in
+      guard hook == "viewDidTearDown" else { return }
+      await hung.wait()
+      f.log.append("A1 resumed cancelled=\(Task.isCancelled)")
+      resumed.open()
+    }
+    var rootEvents = c["R"]!.events().makeAsyncIterator()
+    _ = await rootEvents.next()
+    let teardown = Task { try await window.tearDown() }
+    await hung.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    // Cancelled, still running: the teardown waits the second deadline.
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(2))
+    try await teardown.value
+    #expect(f.log.take() == offScreen + [
+      "M.viewDidTearDown", "B.viewDidTearDown", "A2.viewDidTearDown", "A1.viewDidTearDown",
+    ])
+    // The streams ended without the stop hooks that never ran.
+    #expect(await take(5, from: &rootEvents).map(\.kind) == [
+      .viewWillDisappear(animated: false), .viewDidDisappear(animated: false),
+      .dismissed(c["M"]!.node.id, style: .formSheet, reason: .tornDown), .terminated,
+    ])
+    // The abandoned hook returns later; nothing runs after it.
+    hung.open()
+    await resumed.wait()
+    #expect(f.log.take() == ["A1 resumed cancelled=true"])
+  }
+
+  @Test func aTeardownBeforeShowIsRemembered_V3() async throws {
+    let f = Fixture()
+    let window = Window()
+    let r = f.controller("R")
+    try await window.tearDown()
+    await #expect(throws: ContainmentError.windowTornDown) { try await window.setRootViewController(r) }
+    #expect(f.log.take() == [])
+    #expect(r.parent == nil && r.node.appearanceState == .disappeared && !r.node.isTornDown)
+    #expect(window.rootViewController == nil)
+    #expect(r.checkInvariants().isEmpty)
+  }
+
+  @Test func everyRequestQueuedAtTeardownCompletes_V3() async throws {
+    let f = Fixture()
+    let window = Window()
+    let r = f.controller("R"), other = f.controller("O")
+    let gate = Gate()
+    await r.setOnHook { hook in if hook == "viewWillAppear" { await gate.wait() } }
+    let show = Task { try await window.setRootViewController(r) }
+    await gate.waiters(atLeast: 1)
+    let compact = Task { try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact)) }
+    await window.queue.pending(atLeast: 1)
+    let teardown = Task { try await window.tearDown() }
+    await window.queue.pending(atLeast: 2)
+    let regular = Task { try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .regular)) }
+    await window.queue.pending(atLeast: 3)
+    let replace = Task { try await window.setRootViewController(other) }
+    await window.queue.pending(atLeast: 4)
+    gate.open()
+    // Queued before the teardown: done. Behind it: refused, with the window's error.
+    #expect(try await show.value.result != nil)
+    try await compact.value
+    try await teardown.value
+    await #expect(throws: ContainmentError.windowTornDown) { try await regular.value }
+    await #expect(throws: ContainmentError.windowTornDown) { try await replace.value }
+    #expect(f.log.take() == [
+      "R.viewDidLoad", "R.viewWillAppear", "R.viewIsAppearing", "R.viewDidAppear", "R.traitCollectionDidChange",
+      "R.viewWillDisappear", "R.viewDidDisappear", "R.viewDidTearDown",
+    ])
+    #expect(window.traitCollection == TraitCollection(horizontalSizeClass: .compact))
+    #expect(other.node.appearanceState == .disappeared && !other.node.isTornDown)
+  }
+
+  @Test func aControllerTreeOutsideAWindowStopsLeavesFirst_V3() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    try await p.addChild(a)
+    try await p.addChild(b)
+    try await a.addChild(c)
+    _ = f.log.take()
+    await p.tearDown()
+    #expect(f.log.take() == ["B.viewDidTearDown", "C.viewDidTearDown", "A.viewDidTearDown", "P.viewDidTearDown"])
+    #expect(names(p.children) == ["A", "B"])
+  }
+}
