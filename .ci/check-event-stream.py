@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks `event-stream-consumer --json` (issue 4): every line is JSON, and the
+"""Checks `event-stream-consumer --json`: every line is JSON, and the
 ordered (path, event) sequence is exactly the scripted scenario's."""
 import json, sys
 

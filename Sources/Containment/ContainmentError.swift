@@ -1,4 +1,4 @@
-/// Every misuse the runtime detects (SPEC §8). Each is thrown *before* anything
+/// Every misuse the runtime detects (§8). Each is thrown *before* anything
 /// changes: when a call throws one of these, the tree is exactly as it was.
 public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible {
   /// `addChild` was asked to add a controller to itself.
@@ -42,7 +42,7 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
   /// The window was torn down; it accepts no more work.
   case windowTornDown
   /// `commit(_:)` of an ``AppearanceBatch`` on a container that forwards
-  /// appearance automatically: batches belong to manual forwarding (SPEC A6,
+  /// appearance automatically: batches belong to manual forwarding (A6,
   /// A7); the container's automatic forwarding already decides its
   /// children's appearance.
   case batchNeedsManualForwarding(ControllerID)
@@ -59,7 +59,7 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
   /// that presents nothing itself.
   case notADismissibleSheet(ControllerID)
   /// Awaiting the outcome of a request from inside the transaction it is queued
-  /// behind would wait forever; the runtime refuses instead (SPEC R2).
+  /// behind would wait forever; the runtime refuses instead (R2).
   case awaitingOwnTransaction(TransactionID)
 
   /// A readable description.

@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC §3 A1, A2, A5: automatic forwarding.
+/// §3 A1, A2, A5: automatic forwarding.
 @Suite(.timeLimit(.minutes(1)))
 struct AppearanceRulesTests {
   @Test func parentAppearsBeforeChildrenInChildOrder_A1() async throws {

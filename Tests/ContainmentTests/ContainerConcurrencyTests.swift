@@ -3,7 +3,7 @@ import Testing
 import ContainmentTestKit
 
 /// Checks one controller's hook sequence against the appearance cycle of
-/// SPEC §3 (reversals allowed, A3). Returns the first illegal step, or nil.
+/// §3 (reversals allowed, A3). Returns the first illegal step, or nil.
 func appearanceViolation(of name: String, in log: [String], from start: AppearanceState = .disappeared) -> String? {
   var state = start
   for entry in log where entry.hasPrefix("\(name).") {
@@ -27,7 +27,7 @@ private func outcome<Value: Sendable>(_ request: () async throws -> Value) async
   do { return "\(try await request())" } catch { return "error: \(error)" }
 }
 
-/// SPEC R1, R4, N6 under load: stack and tab requests from many tasks at once.
+/// R1, R4, N6 under load: stack and tab requests from many tasks at once.
 @Suite(.timeLimit(.minutes(1)))
 struct ContainerConcurrencyTests {
   @Test func concurrentStackRequestsLinearizeAndStayBalanced_R4_N6() async throws {
@@ -142,7 +142,7 @@ struct ContainerConcurrencyTests {
   /// A window toggling its root while many tasks push and pop: transactions on
   /// the window and on the navigation controller (its descendant) never
   /// overlap (hierarchical exclusion), so every controller's hook sequence is
-  /// well-formed and matches a sequential order (SPEC R4).
+  /// well-formed and matches a sequential order (R4).
   @Test func stackRequestsWhileTheWindowTogglesTheRoot_R4() async throws {
     let f = Fixture()
     let root = f.controller("R")

@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC §8 for the built-in containers: a typed error, and the tree unchanged.
+/// §8 for the built-in containers: a typed error, and the tree unchanged.
 @Suite(.timeLimit(.minutes(1)))
 struct ContainerMisuseTests {
   @Test func pushingAControllerAlreadyOnThisStackThrowsAndChangesNothing_misuse() async throws {

@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC §2: containment verbs and their hook orders.
+/// §2: containment verbs and their hook orders.
 @Suite(.timeLimit(.minutes(1)))
 struct ContainmentRulesTests {
   @Test func addChildCallsWillMoveButNeverDidMove_C1() async throws {

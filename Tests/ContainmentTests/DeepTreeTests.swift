@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// Depth costs nothing per operation (SPEC R5): a chain 100,000 controllers
+/// Depth costs nothing per operation (R5): a chain 100,000 controllers
 /// deep is built, shown, checked, torn down and released in linear time,
 /// without recursion deep enough to overflow a stack.
 // Linear: a few seconds in a debug build (about 25 under Thread Sanitizer);

@@ -38,7 +38,7 @@ private actor SizeListeningController: ViewController {
   }
 }
 
-/// SPEC §5 D1–D3: delegation down and up the tree, through the built-in containers.
+/// §5 D1–D3: delegation down and up the tree, through the built-in containers.
 @Suite(.timeLimit(.minutes(1)))
 struct DelegationRulesTests {
   @Test func statusBarAppearanceIsResolvedDownTheTree_D1() async throws {

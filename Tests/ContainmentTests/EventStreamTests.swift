@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC §7: lifecycle event streams.
+/// §7: lifecycle event streams.
 @Suite(.timeLimit(.minutes(1)))
 struct EventStreamTests {
   /// Emits exactly `count` events on `c` (each `willMove(toParent: nil)` call is one hook).

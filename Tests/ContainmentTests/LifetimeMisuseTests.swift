@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC §8 for lifetimes: torn-down trees, released windows, calls that
+/// §8 for lifetimes: torn-down trees, released windows, calls that
 /// cannot throw, subscriber policies and requests hooks make without end.
 /// Each refusal is a typed error or a `callIgnored` event, and the tree is
 /// unchanged.

@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC §3 A3, A4, A6, A7: manual forwarding, nesting, reversal, coalesced batches.
+/// §3 A3, A4, A6, A7: manual forwarding, nesting, reversal, coalesced batches.
 @Suite(.timeLimit(.minutes(1)))
 struct ManualAppearanceTests {
   /// A manual-forwarding container M on screen with children installed; returns the window.

@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC §8 at the containment layer: a typed error, and the tree unchanged.
+/// §8 at the containment layer: a typed error, and the tree unchanged.
 @Suite(.timeLimit(.minutes(1)))
 struct MisuseTests {
   @Test func addingSelfAsChildThrowsAndChangesNothing_misuse() async throws {

@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC §5 N1–N8: the navigation stack.
+/// §5 N1–N8: the navigation stack.
 @Suite(.timeLimit(.minutes(1)))
 struct NavigationRulesTests {
   @Test func initialRootOnScreenOrdersHooks_N1() async throws {

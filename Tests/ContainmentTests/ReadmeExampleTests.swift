@@ -66,7 +66,7 @@ private func readmeContainersSnippet(window: Window, tabDelegate: TabDelegate) a
   let (feed, profile) = (Screen("feed"), Screen("profile"))
   let (mailboxes, detail) = (Screen("mailboxes"), Screen("detail"))
   // README begin
-  // Navigation stack (SPEC N1–N8)
+  // Navigation stack (N1–N8)
   let nav = NavigationController()
   try await window.setRootViewController(nav)
   try await nav.setViewControllers([inbox], animated: false)
@@ -78,14 +78,14 @@ private func readmeContainersSnippet(window: Window, tabDelegate: TabDelegate) a
     return .finish                                      // or .cancel
   }.value
 
-  // Tabs (SPEC B1–B3)
+  // Tabs (B1–B3)
   let tabs = TabBarController()
   tabs.delegate = tabDelegate                           // held weakly; asked only by select(_:)
   try await tabs.setViewControllers([feed, profile], selectedIndex: 0)
   try await tabs.select(1)                              // the user tapped a tab
   try await tabs.setSelectedIndex(0)                    // code: the delegate is not asked
 
-  // Split (SPEC S1–S2)
+  // Split (S1–S2)
   let split = SplitViewController()
   try await split.setViewControllers(primary: mailboxes, secondary: detail)
   try await window.setRootViewController(split)         // regular: side by side

@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC V4: every removal event says why.
+/// V4: every removal event says why.
 @Suite(.timeLimit(.minutes(1)))
 struct RemovalReasonTests {
   /// Reads the next `count` removal events (`childRemoved`, `dismissed`) of a

@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC V5: a tree run as a service; readiness (`waitUntil(.idle)`,
+/// V5: a tree run as a service; readiness (`waitUntil(.idle)`,
 /// `waitUntil(.tornDown)`).
 @Suite(.timeLimit(.minutes(1)))
 struct ServiceRunTests {

@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC §5 S1–S2: the split controller.
+/// §5 S1–S2: the split controller.
 @Suite(.timeLimit(.minutes(1)))
 struct SplitRulesTests {
   private func split(_ f: Fixture, traits: TraitCollection) async throws

@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC §5 B1–B3: the tab controller.
+/// §5 B1–B3: the tab controller.
 @Suite(.timeLimit(.minutes(1)))
 struct TabRulesTests {
   private let content = Rect(x: 0, y: 0, width: 1024, height: 768 - TabBarController.tabBarHeight)

@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC V3: ordered teardown — off screen, stop hooks children before
+/// V3: ordered teardown — off screen, stop hooks children before
 /// parents within the tree's deadlines, streams end; nothing queued is lost.
 @Suite(.timeLimit(.minutes(1)))
 struct TeardownTests {

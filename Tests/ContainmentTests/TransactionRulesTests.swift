@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC §6: serialization and reentrancy.
+/// §6: serialization and reentrancy.
 @Suite(.timeLimit(.minutes(1)))
 struct TransactionRulesTests {
   /// A controller whose `willMove` hook blocks on a gate: holds its parent's

@@ -2,7 +2,7 @@ import Testing
 @testable import Containment
 import ContainmentTestKit
 
-/// SPEC §4: transitions between children, on an injected manual clock.
+/// §4: transitions between children, on an injected manual clock.
 @Suite(.timeLimit(.minutes(1)))
 struct TransitionRulesTests {
   /// P on screen (window on `clock`) with A installed and B a child whose view is not installed.

@@ -2,7 +2,7 @@ import Testing
 import Containment
 import ContainmentTestKit
 
-/// SPEC §1: the headless view model's constraints, resolved by a layout pass.
+/// §1: the headless view model's constraints, resolved by a layout pass.
 @Suite(.timeLimit(.minutes(1)))
 struct ViewLayoutTests {
   @Test func layoutPassResolvesEdgesSizeAndCenter_views() async throws {

@@ -1,5 +1,5 @@
 /// Appearance changes of several children, collected and then committed as
-/// one transaction by their container (SPEC A7): the coalescing a
+/// one transaction by their container (A7): the coalescing a
 /// manual-forwarding container uses to swap several panes at once.
 ///
 /// ```swift
@@ -39,7 +39,7 @@ public struct AppearanceBatch: Sendable {
 
 extension ViewController {
   /// Commits a batch of children's appearance changes as one transaction on
-  /// this container's queue (SPEC A7).
+  /// this container's queue (A7).
   ///
   /// Each child's *net* change is delivered exactly once: a child asked to
   /// appear and then to disappear (ending where it started) gets no hooks; a
@@ -59,7 +59,7 @@ extension ViewController {
   /// ``ContainmentError/tornDown(_:)``,
   /// ``ContainmentError/batchNeedsManualForwarding(_:)`` (a batch that names
   /// children belongs to a container that answers
-  /// `shouldAutomaticallyForwardAppearanceMethods == false`, SPEC A6; an
+  /// `shouldAutomaticallyForwardAppearanceMethods == false`, A6; an
   /// automatic container's forwarding already decides its children's
   /// appearance; an empty batch is accepted anywhere) or ``ContainmentError/notAChild(child:parent:)``
   /// before anything changes.

@@ -1,7 +1,7 @@
 /// One coordinated appearance change of several controllers: the will-hooks
 /// of all of them, then (for appearing ones) `viewIsAppearing`, then, after
 /// whatever the transaction awaits in between (an animation), the did-hooks in
-/// the same order (SPEC A1, A2, A7, T2).
+/// the same order (A1, A2, A7, T2).
 ///
 /// Decisions are taken under the link lock; hooks run after it is released.
 struct AppearancePass: Sendable {
@@ -42,7 +42,7 @@ struct AppearancePass: Sendable {
   }
 
   /// The views are installed: delivers `viewIsAppearing` to each appearing
-  /// controller that has not had it in this appearance (SPEC A2).
+  /// controller that has not had it in this appearance (A2).
   func deliverIsAppearing(in context: TransactionContext?) async {
     let effects = TreeLock.withLock {
       entries.map { $0.isAppearing ? $0.controller.node._appearance.viewInstalled() : [] }
@@ -56,7 +56,7 @@ struct AppearancePass: Sendable {
 
   /// Ends each begun transition and delivers the did-hooks, in order. A
   /// controller whose transition was reversed meanwhile gets what its state
-  /// machine says (SPEC A3). Clears `isMovingToParent`/`isMovingFromParent`
+  /// machine says (A3). Clears `isMovingToParent`/`isMovingFromParent`
   /// flags that this appearance was carrying.
   func deliverDid(in context: TransactionContext?) async {
     let effects = TreeLock.withLock {
@@ -94,7 +94,7 @@ struct AppearancePass: Sendable {
   /// Under the link lock: the controllers whose appearance follows a window
   /// membership change of the subtree rooted at `view`, in forwarding order:
   /// each controller before its children, children in `children` order,
-  /// following only automatic forwarding (SPEC A1, A6).
+  /// following only automatic forwarding (A1, A6).
   static func _forwardingTargets(in view: View) -> [any ViewController] {
     var result: [any ViewController] = []
     for (_, controller) in view._topOwnedViews() {

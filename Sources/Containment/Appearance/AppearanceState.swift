@@ -1,4 +1,4 @@
-/// Where a controller's view is in its appearance cycle (SPEC §3).
+/// Where a controller's view is in its appearance cycle (§3).
 public enum AppearanceState: Sendable, Hashable, Codable, CustomStringConvertible {
   case disappeared, appearing, appeared, disappearing
   /// A readable description.
@@ -12,7 +12,7 @@ public enum AppearanceState: Sendable, Hashable, Codable, CustomStringConvertibl
   }
 }
 
-/// Why an appearance call was unbalanced (SPEC A4). The call never traps and
+/// Why an appearance call was unbalanced (A4). The call never traps and
 /// never corrupts state: it is ignored or clamped, and this is reported as a
 /// diagnostic event on the controller's stream.
 public enum UnbalancedAppearanceTransition: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -20,7 +20,7 @@ public enum UnbalancedAppearanceTransition: Sendable, Hashable, Codable, CustomS
   case endWithoutBegin
   /// A second `begin` in the same direction while one is open: no second
   /// will-hook; the nesting level counts it, so the did-hook waits for the
-  /// matching number of `end`s (SPEC A3).
+  /// matching number of `end`s (A3).
   case nestedBegin(isAppearing: Bool)
   /// `begin` toward the state the controller is already in (appearing while
   /// appeared, disappearing while disappeared): ignored.
@@ -40,7 +40,7 @@ public enum UnbalancedAppearanceTransition: Sendable, Hashable, Codable, CustomS
 /// ``ViewController/endAppearanceTransition()``, ``ViewController/willMove(toParent:)``,
 /// ``ViewController/didMove(toParent:)``) was refused. The call changes
 /// nothing and runs no hook; this is reported as a `callIgnored` event on the
-/// controller's stream and on its ancestors' tree streams (SPEC §8).
+/// controller's stream and on its ancestors' tree streams (§8).
 public enum IgnoredCall: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The controller's tree was torn down. Its own streams have ended, so
   /// only the tree streams of ancestors outside the torn-down subtree (if
@@ -65,7 +65,7 @@ public enum IgnoredCall: Sendable, Hashable, Codable, CustomStringConvertible {
   }
 }
 
-/// The pure appearance state machine of one controller (SPEC A2–A4).
+/// The pure appearance state machine of one controller (A2–A4).
 ///
 /// It only decides; callers perform the returned effects (call hooks, emit
 /// events) after releasing the link lock.
@@ -89,7 +89,7 @@ struct AppearanceMachine: Sendable {
     defer { if level > 0 { self.animated = animated } }
     switch (state, isAppearing) {
     case (.disappeared, true), (.disappearing, true):
-      // From rest, or reversing a disappearance (SPEC A3): the level carries over.
+      // From rest, or reversing a disappearance (A3): the level carries over.
       if state == .disappeared { level = 1 }
       state = .appearing
       isAppearingDelivered = false

@@ -1,5 +1,5 @@
 extension ViewController {
-  /// Starts an appearance transition by hand (SPEC A3, A6): what a container
+  /// Starts an appearance transition by hand (A3, A6): what a container
   /// that answers `shouldAutomaticallyForwardAppearanceMethods == false`
   /// calls on its children.
   ///
@@ -10,14 +10,14 @@ extension ViewController {
   /// `begin(false) → begin(true) → end` delivers `viewWillDisappear,
   /// viewWillAppear, viewDidAppear` and no `viewDidDisappear`. A `begin`
   /// toward the state the controller is already in is ignored and reported
-  /// (SPEC A4). Never traps.
+  /// (A4). Never traps.
   ///
   /// If this controller forwards automatically, its installed children follow
   /// it (parent first). Runs the hooks at once in the caller's task; inside a
   /// transaction they are part of it.
   ///
   /// Refused, with no hook and no change, and reported as a `callIgnored`
-  /// event (SPEC §8): on a controller whose tree was torn down
+  /// event (§8): on a controller whose tree was torn down
   /// (``IgnoredCall/tornDown``; a transaction that started before the
   /// teardown still finishes), and `begin(true)` on a controller that has
   /// no parent and is not a window's root (``IgnoredCall/appearingWithoutWindow``):
@@ -48,9 +48,9 @@ extension ViewController {
   /// reaches zero, delivers `viewIsAppearing` (if not yet) and the did-hook,
   /// to this controller and then to its automatically forwarded children. An
   /// `end` with nothing begun is ignored and reported as an
-  /// `unbalancedAppearanceTransition(.endWithoutBegin)` event (SPEC A4). On
+  /// `unbalancedAppearanceTransition(.endWithoutBegin)` event (A4). On
   /// a controller whose tree was torn down it is refused, with no hook and no
-  /// change, and reported as `callIgnored(.tornDown)` (SPEC §8).
+  /// change, and reported as `callIgnored(.tornDown)` (§8).
   public nonisolated func endAppearanceTransition() async {
     let context = TransactionContext.current?.runningChain().first
     typealias Step = (controller: any ViewController, effects: [AppearanceMachine.Effect], animated: Bool)
@@ -71,7 +71,7 @@ extension ViewController {
       node.emit(.callIgnored(.tornDown), transaction: context?.id)
       return
     }
-    // viewIsAppearing for everyone first, then the did-hooks, in order (SPEC A1, A2).
+    // viewIsAppearing for everyone first, then the did-hooks, in order (A1, A2).
     for step in plan {
       await step.controller.perform(step.effects.filter { $0 == .isAppearing }, animated: step.animated, in: context)
     }

@@ -46,7 +46,7 @@ extension ViewController {
 
   /// Asks `call` (a delegate method: user code) inside `context`, marked as a
   /// hook so that requests it makes to this container are queued behind the
-  /// running transaction (SPEC R2) instead of running inside it.
+  /// running transaction (R2) instead of running inside it.
   nonisolated func askDelegate<R: Sendable>(in context: TransactionContext, _ call: () async -> R) async -> R {
     await context.runHook(call)
   }

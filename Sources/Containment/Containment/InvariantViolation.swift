@@ -9,7 +9,7 @@ public struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension ViewController {
-  /// Checks the invariants of SPEC §2 over the subtree rooted here, reading all
+  /// Checks the invariants of §2 over the subtree rooted here, reading all
   /// links in one critical section (a consistent instant):
   /// - every child names this controller as its parent, and appears once;
   /// - no cycles;

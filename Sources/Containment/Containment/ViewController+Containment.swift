@@ -10,22 +10,22 @@ extension ViewController {
   public nonisolated var children: [any ViewController] { node.children }
 
   /// Adds `child` as this container's last child and calls
-  /// `child.willMove(toParent: self)`; never `didMove` (SPEC C1). Does not
+  /// `child.willMove(toParent: self)`; never `didMove` (C1). Does not
   /// touch views: install the child's view, then call
   /// ``didMove(toParent:)``.
   ///
-  /// If `child` has another parent it is moved (SPEC C6): first removed from
+  /// If `child` has another parent it is moved (C6): first removed from
   /// the old parent in a transaction of the old parent, with its callbacks
   /// (`willMove(nil)`, disappearance if on screen, `didMove(nil)`), then added
   /// here. Between the two steps the child is reserved, so no other request
   /// can take it. No task holds one queue while waiting for another, so
   /// opposite moves cannot deadlock.
   ///
-  /// Runs as one transaction on this container's queue (SPEC R1). From outside
+  /// Runs as one transaction on this container's queue (R1). From outside
   /// a transaction it waits its turn (cancellable while waiting: it then throws
-  /// `CancellationError` and changes nothing, SPEC R3; once a move's removal
+  /// `CancellationError` and changes nothing, R3; once a move's removal
   /// has run, the move completes regardless) and returns a completed handle.
-  /// From inside a hook it is queued and returns a pending handle (SPEC R2).
+  /// From inside a hook it is queued and returns a pending handle (R2).
   ///
   /// Throws ``ContainmentError/cannotAddSelfAsChild(_:)``,
   /// ``ContainmentError/wouldCreateCycle(child:parent:)``,
@@ -96,7 +96,7 @@ extension ViewController {
     return final
   }
 
-  /// Under the link lock: the checks of `addChild`, in SPEC §8 order.
+  /// Under the link lock: the checks of `addChild`, in §8 order.
   nonisolated func _validateAttach(_ child: any ViewController, reservation: UInt64?, ignoringParent: Bool) throws {
     if node._isTornDown { throw ContainmentError.tornDown(node.id) }
     if child.node._isTornDown { throw ContainmentError.tornDown(child.node.id) }
@@ -141,7 +141,7 @@ extension ViewController {
 
   /// Removes this controller from its parent and calls
   /// `didMove(toParent: nil)` itself; never `willMove(toParent: nil)`: call
-  /// that first (SPEC C2). If the view is still installed in the parent's
+  /// that first (C2). If the view is still installed in the parent's
   /// hierarchy it is removed too (it disappears if it was on screen), so the
   /// view hierarchy never holds a non-child's view.
   ///
@@ -188,13 +188,13 @@ extension ViewController {
   /// Tells this controller it is about to move to `parent` (or, with nil, to
   /// be removed): records the event and runs ``viewWillMove(toParent:)``.
   /// `addChild` calls it for you; call it yourself before removing a child
-  /// (SPEC C2, C4). With nil, `isMovingFromParent` becomes true until the
+  /// (C2, C4). With nil, `isMovingFromParent` becomes true until the
   /// removal's appearance hooks are over.
   ///
   /// Runs the hook at once in the caller's task (not a transaction of its own;
   /// inside a transaction it is part of that transaction). On a controller
   /// whose tree was torn down it is refused, with no hook and no change, and
-  /// reported as a `callIgnored(.tornDown)` event (SPEC §8).
+  /// reported as a `callIgnored(.tornDown)` event (§8).
   public nonisolated func willMove(toParent parent: (any ViewController)?) async {
     let context = TransactionContext.current?.runningChain().first
     let tornDown = TreeLock.withLock { () -> Bool in
@@ -209,7 +209,7 @@ extension ViewController {
 
   /// Tells this controller it moved to `parent` (or, with nil, was removed):
   /// records the event and runs ``viewDidMove(toParent:)``. Call it after
-  /// installing a child's view (SPEC C1); `removeFromParent` calls it for you.
+  /// installing a child's view (C1); `removeFromParent` calls it for you.
   ///
   /// Runs the hook at once in the caller's task, like ``willMove(toParent:)``,
   /// and is refused the same way on a torn-down tree.
@@ -226,7 +226,7 @@ extension ViewController {
     }
   }
 
-  /// Ends this controller's tree in order (SPEC V3, E6): marks it and
+  /// Ends this controller's tree in order (V3, E6): marks it and
   /// everything below it (descendants, presented controllers) torn down,
   /// runs ``viewDidTearDown()`` on each, children before parents, within the
   /// environment's ``TeardownPolicy``, then ends their event streams with a

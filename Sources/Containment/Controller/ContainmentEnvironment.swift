@@ -1,6 +1,6 @@
 /// What a tree takes from outside: the clock every wait (animations,
-/// timeouts) goes through (SPEC T3), and how long a teardown waits for its
-/// stop hooks (SPEC V3). Set it on a ``Window`` or on a root
+/// timeouts) goes through (T3), and how long a teardown waits for its
+/// stop hooks (V3). Set it on a ``Window`` or on a root
 /// controller's node; descendants use the nearest one above them, and the
 /// default is `ContinuousClock`.
 public struct ContainmentEnvironment: Sendable {

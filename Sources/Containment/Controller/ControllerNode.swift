@@ -45,7 +45,7 @@ public final class ControllerNode: @unchecked Sendable {
   /// Set while the controller is a window's root.
   weak var _window: Window?
   /// Set while a removal's hooks run after the controller was unlinked: where
-  /// its events still go (its former ancestors' tree streams, SPEC E2).
+  /// its events still go (its former ancestors' tree streams, E2).
   var _departure: Departure?
   /// The controller this one presents (§10): held strongly, as a presenter
   /// keeps what it presents.
@@ -137,13 +137,13 @@ public final class ControllerNode: @unchecked Sendable {
   package var viewIfLoaded: View? { TreeLock.withLock { _view } }
   /// Whether the root view was loaded.
   package var isViewLoaded: Bool { TreeLock.withLock { _view != nil } }
-  /// The current appearance state (SPEC §3).
+  /// The current appearance state (§3).
   package var appearanceState: AppearanceState { TreeLock.withLock { _appearance.state } }
-  /// True during the appearance hooks caused by being added to a parent (SPEC A5).
+  /// True during the appearance hooks caused by being added to a parent (A5).
   package var isMovingToParent: Bool { TreeLock.withLock { _isMovingToParent } }
-  /// True during the appearance hooks caused by being removed from a parent (SPEC A5).
+  /// True during the appearance hooks caused by being removed from a parent (A5).
   package var isMovingFromParent: Bool { TreeLock.withLock { _isMovingFromParent } }
-  /// Whether the controller's tree was torn down (SPEC §8, last case).
+  /// Whether the controller's tree was torn down (§8, last case).
   package var isTornDown: Bool { TreeLock.withLock { _isTornDown } }
 
   /// The environment (clock) of this controller: its own if set, else the
@@ -160,7 +160,7 @@ public final class ControllerNode: @unchecked Sendable {
 
   /// The size this controller would like its container to give it. Setting it
   /// tells the parent through `preferredContentSizeDidChange(forChild:)`
-  /// (SPEC D2); use ``ViewController/setPreferredContentSize(_:)`` to await that.
+  /// (D2); use ``ViewController/setPreferredContentSize(_:)`` to await that.
   package var preferredContentSize: Size { TreeLock.withLock { _preferredContentSize } }
 
   // MARK: Lock-held helpers (call only inside TreeLock.withLock)
@@ -175,7 +175,7 @@ public final class ControllerNode: @unchecked Sendable {
   /// Under the link lock: unlinks this controller from its parent (the
   /// caller removes it from the parent's children), keeping the route of its
   /// events to its former ancestors' tree streams until
-  /// `didMove(toParent: nil)` — the last event of every removal (SPEC C2, C4)
+  /// `didMove(toParent: nil)` — the last event of every removal (C2, C4)
   /// — has been delivered. Every unlink goes through here.
   func _detachFromParent() {
     guard let parent = _parent?.node else { return }

@@ -41,7 +41,7 @@ enum Hook: Sendable {
 extension ViewController {
   /// Emits the hook's event, then runs the hook on this controller's actor.
   /// Inside a transaction the hook runs marked as "in a hook", so requests it
-  /// makes are nested requests (SPEC R2).
+  /// makes are nested requests (R2).
   nonisolated func deliver(_ hook: Hook, in context: TransactionContext?) async {
     node.emit(hook.event, transaction: context?.id)
     if let context {

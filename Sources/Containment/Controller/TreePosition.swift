@@ -14,7 +14,7 @@
 /// computed from the immutable chain of positions above it).
 final class TreePosition: Sendable {
   /// The position above: the parent's, or, while a removal's hooks run, the
-  /// former parent's (SPEC E2: a removed child's events still reach its
+  /// former parent's (E2: a removed child's events still reach its
   /// former ancestors' tree streams until `didMove(toParent: nil)`).
   let above: TreePosition?
   let name: String

@@ -1,6 +1,6 @@
 extension ViewController {
   /// The root view, loaded on first access: `loadView()` runs once, then
-  /// `viewDidLoad()` runs exactly once, right after (SPEC §1).
+  /// `viewDidLoad()` runs exactly once, right after (§1).
   ///
   /// Concurrent first accesses wait for the one load and return only after
   /// `viewDidLoad()` has returned (C7), so no appearance hook of this

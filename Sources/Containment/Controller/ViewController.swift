@@ -17,13 +17,13 @@
 /// ```
 ///
 /// Hooks run on the controller's own actor; the runtime calls them from the
-/// transaction that caused them, one at a time, in the order of SPEC.md. Every
+/// transaction that caused them, one at a time, in the order of the contract. Every
 /// hook has a default, empty implementation.
 ///
 /// Hooks may call the runtime's verbs. A verb called from inside a hook on the
 /// container that is running the hook's transaction (or on one of its
 /// ancestors) is queued behind that transaction and returns at once with a
-/// pending ``TransactionHandle`` (SPEC R2); see CONCURRENCY.md.
+/// pending ``TransactionHandle`` (R2); see CONCURRENCY.md.
 public protocol ViewController: Actor {
   /// The runtime's state for this controller. Store one, created once:
   /// `nonisolated let node = ControllerNode(name: "Profile")`. Never return a new node
@@ -31,7 +31,7 @@ public protocol ViewController: Actor {
   nonisolated var node: ControllerNode { get }
 
   /// Whether appearance changes of this controller are forwarded
-  /// automatically to its children (SPEC A1, A6). Return `false` to forward
+  /// automatically to its children (A1, A6). Return `false` to forward
   /// them yourself with `beginAppearanceTransition`/`endAppearanceTransition`.
   /// Default: `true`.
   nonisolated var shouldAutomaticallyForwardAppearanceMethods: Bool { get }
@@ -62,19 +62,19 @@ public protocol ViewController: Actor {
   /// The hook behind ``didMove(toParent:)``: the controller was added to
   /// `parent`, or removed from its parent when `parent` is nil.
   func viewDidMove(toParent parent: (any ViewController)?) async
-  /// The trait environment changed (SPEC D3); called parent first.
+  /// The trait environment changed (D3); called parent first.
   func traitCollectionDidChange(_ previous: TraitCollection?) async
-  /// The tree is being torn down and this controller is stopping (SPEC V3):
+  /// The tree is being torn down and this controller is stopping (V3):
   /// called once, after the tree went off screen, children before parents
   /// (a presented controller before its presenter), before the event streams
   /// end. Release resources here. It may be cancelled and then abandoned
   /// past the tree's ``TeardownPolicy``: check `Task.isCancelled` in long work.
   func viewDidTearDown() async
-  /// A child's ``ViewController/preferredContentSize`` changed (SPEC D2).
+  /// A child's ``ViewController/preferredContentSize`` changed (D2).
   func preferredContentSizeDidChange(forChild child: any ViewController) async
-  /// The child whose status bar style wins, or nil for self (SPEC D1).
+  /// The child whose status bar style wins, or nil for self (D1).
   func childForStatusBarStyle() async -> (any ViewController)?
-  /// The child whose status bar visibility wins, or nil for self (SPEC D1).
+  /// The child whose status bar visibility wins, or nil for self (D1).
   func childForStatusBarHidden() async -> (any ViewController)?
   /// This controller's own status bar style.
   func preferredStatusBarStyle() async -> StatusBarStyle

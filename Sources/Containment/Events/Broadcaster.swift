@@ -23,7 +23,7 @@ public struct SubscriberPolicy: Sendable, Hashable {
   public let capacity: Int
 
   /// Clamps `capacity` to at least 1: a buffer of zero (or fewer) elements could hold nothing,
-  /// and a subscriber's choice must never stop the process (SPEC §8).
+  /// and a subscriber's choice must never stop the process (§8).
   private init(strategy: Strategy, capacity: Int) {
     self.strategy = strategy
     self.capacity = max(1, capacity)

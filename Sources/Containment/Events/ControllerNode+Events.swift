@@ -2,7 +2,7 @@ import Synchronization
 
 extension ControllerNode {
   /// Emits one event on this controller's stream and on the tree-wide streams
-  /// of itself and every ancestor that has subscribers (SPEC E1–E3).
+  /// of itself and every ancestor that has subscribers (E1–E3).
   ///
   /// Called after the link lock is released; the broadcasters have their own
   /// short locks and never block on a subscriber.

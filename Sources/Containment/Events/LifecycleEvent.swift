@@ -1,9 +1,9 @@
 /// One thing that happened to a controller, as seen on its event stream and on
-/// the tree-wide streams of its ancestors (SPEC §7).
+/// the tree-wide streams of its ancestors (§7).
 public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertible {
   /// What happened.
   public enum Kind: Sendable, Hashable, Codable {
-    /// First element of every subscription: the state at that instant (SPEC E5).
+    /// First element of every subscription: the state at that instant (E5).
     case subscribed(state: AppearanceState, parent: ControllerID?)
     case viewDidLoad
     case viewWillAppear(animated: Bool)
@@ -14,18 +14,18 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     case willMove(toParent: ControllerID?)
     case didMove(toParent: ControllerID?)
     case traitCollectionDidChange(TraitCollection)
-    /// The controller's stop hook ran: its tree is being torn down (SPEC V3).
+    /// The controller's stop hook ran: its tree is being torn down (V3).
     case viewDidTearDown
     /// A child was linked to this controller (emitted on the parent).
     case childAdded(ControllerID)
     /// A child was unlinked from this controller, and why (emitted on the
-    /// parent; SPEC V4).
+    /// parent; V4).
     case childRemoved(ControllerID, reason: RemovalReason)
     /// The controller started presenting `presented` with `style` (emitted on
     /// the presenter, when the presentation is decided, before its hooks).
     case presented(ControllerID, style: PresentationStyle)
     /// `presented` left the presentation chain (emitted on its presenter,
-    /// once the dismissal's hooks are done), and why (SPEC V4).
+    /// once the dismissal's hooks are done), and why (V4).
     case dismissed(ControllerID, style: PresentationStyle, reason: RemovalReason)
     /// A transition between two children began (emitted on the container),
     /// with the options it animates with (empty for the built-in containers).
@@ -34,15 +34,15 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     case transitionEnded(from: ControllerID?, to: ControllerID?, outcome: TransitionOutcome)
     /// A coalesced appearance batch committed (emitted on the container).
     case batchCommitted(disappearing: [ControllerID], appearing: [ControllerID])
-    /// An unbalanced appearance call was ignored or clamped (SPEC A4).
+    /// An unbalanced appearance call was ignored or clamped (A4).
     case unbalancedAppearanceTransition(UnbalancedAppearanceTransition)
-    /// A call that cannot throw was refused and changed nothing (SPEC §8).
+    /// A call that cannot throw was refused and changed nothing (§8).
     case callIgnored(IgnoredCall)
-    /// This subscriber fell behind and lost exactly `count` events here (SPEC E4).
+    /// This subscriber fell behind and lost exactly `count` events here (E4).
     case eventsLost(count: Int)
-    /// This subscriber fell behind and was disconnected; the stream ends (SPEC E4).
+    /// This subscriber fell behind and was disconnected; the stream ends (E4).
     case lagged
-    /// The controller was released or torn down; the stream ends (SPEC E6).
+    /// The controller was released or torn down; the stream ends (E6).
     case terminated
   }
 
@@ -57,7 +57,7 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
   /// `subscribed` snapshot carry -1.
   public var sequenceNumber: Int
   /// The transaction that caused it, if any. Every event of one transaction
-  /// carries the same id (SPEC E3, A7).
+  /// carries the same id (E3, A7).
   public var transaction: TransactionID?
   /// When, on the tree's injected clock: time since its environment was made.
   public var timestamp: Duration

@@ -1,4 +1,4 @@
-/// Why a controller left its parent or its presenter (SPEC V4): carried by
+/// Why a controller left its parent or its presenter (V4): carried by
 /// every `childRemoved` and `dismissed` event.
 ///
 /// A small value with static members rather than an enum, so that a later
@@ -22,7 +22,7 @@ public struct RemovalReason: Sendable, Hashable, Codable, CustomStringConvertibl
   public static let dismissed = RemovalReason("dismissed")
   /// The controller was faulted and removed by its supervision policy.
   public static let faulted = RemovalReason("faulted")
-  /// The tree was torn down (SPEC V3).
+  /// The tree was torn down (V3).
   public static let tornDown = RemovalReason("tornDown")
 
   public var description: String { name }

@@ -1,5 +1,5 @@
 /// The state a controller's event stream has reported so far: what a new
-/// subscriber's first element says (SPEC E5). Updated as each event is
+/// subscriber's first element says (E5). Updated as each event is
 /// stamped, under the controller broadcaster's lock, so a snapshot and the
 /// live events that follow it never leave a gap.
 struct ReportedState: Sendable {

@@ -73,7 +73,7 @@ package struct LifecycleEventFanOut: Sendable {
 }
 
 extension ViewController {
-  /// Subscribes to this controller's lifecycle events (SPEC E1–E6).
+  /// Subscribes to this controller's lifecycle events (E1–E6).
   ///
   /// - The first element is a `subscribed(state:parent:)` snapshot; live
   ///   events follow with no gap (E5).
@@ -95,7 +95,7 @@ extension ViewController {
   }
 
   /// Subscribes to the events of this controller and of every descendant, each
-  /// tagged with its controller's identity and path (SPEC E2). Same delivery
+  /// tagged with its controller's identity and path (E2). Same delivery
   /// rules as ``events(policy:)``; the first element is this controller's
   /// snapshot. Events of one controller keep their order; events of different
   /// controllers appear in the order they were emitted.
@@ -115,7 +115,7 @@ extension ViewController {
     return LifecycleEvents(base: broadcaster.subscribe(policy: policy) { node.snapshotEvent() })
   }
 
-  /// Waits until this controller's stream reports `state` (SPEC E7): returns
+  /// Waits until this controller's stream reports `state` (E7): returns
   /// at once if it already has. Throws `CancellationError` if the waiting task
   /// is cancelled, ``ContainmentError/tornDown(_:)`` if the controller's stream
   /// ends first.

@@ -1,4 +1,4 @@
-/// A request to end a running tree gracefully (SPEC V5): the signal that
+/// A request to end a running tree gracefully (V5): the signal that
 /// ``Window/run(_:until:)`` waits for, besides its task's cancellation.
 ///
 /// A request is remembered: one made before `run` started, or before it

@@ -1,4 +1,4 @@
-/// The stop phase of an ordered teardown (SPEC V3), after the tree went off
+/// The stop phase of an ordered teardown (V3), after the tree went off
 /// screen: ``ViewController/viewDidTearDown()`` to every controller, children
 /// before parents, within the tree's ``TeardownPolicy``; then the streams end.
 enum Teardown {

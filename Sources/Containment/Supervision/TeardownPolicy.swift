@@ -1,5 +1,5 @@
 /// How long a teardown waits for its stop hooks (``ViewController/viewDidTearDown()``,
-/// SPEC V3), measured on the tree's injected clock — the escalation of
+/// V3), measured on the tree's injected clock — the escalation of
 /// swift-service-lifecycle: wait, then cancel, then abandon.
 ///
 /// 1. The stop hooks run, children before parents, for up to `graceful`.

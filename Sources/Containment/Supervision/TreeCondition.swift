@@ -1,6 +1,6 @@
 /// A state of a controller's tree that
 /// ``ViewController/waitUntil(_:)-(TreeCondition)`` can wait for, beyond
-/// appearance (SPEC E7, V3).
+/// appearance (E7, V3).
 public struct TreeCondition: Sendable, Hashable, CustomStringConvertible {
   enum Kind: Sendable, Hashable { case idle, tornDown }
   let kind: Kind

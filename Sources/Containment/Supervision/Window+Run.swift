@@ -1,5 +1,5 @@
 extension Window {
-  /// Runs `root` in this window as a long-lived service (SPEC V5): shows it
+  /// Runs `root` in this window as a long-lived service (V5): shows it
   /// (``setRootViewController(_:animated:)``), suspends until the calling
   /// task is cancelled or `shutdown` is requested, then tears the tree down
   /// in order (``tearDown()``: off screen, stop hooks children before

@@ -21,7 +21,7 @@ import Android
 /// the same thread, so dropping a tree frees it synchronously, as before.
 ///
 /// Per thread, not shared: one thread's release never waits for, or is
-/// delayed by, another's (SPEC R5).
+/// delayed by, another's (R5).
 enum IterativeRelease {
   /// Takes the objects out of `objects` (leaving it empty) and releases them
   /// without recursion.

@@ -8,7 +8,7 @@ package enum FaultInjection {
 
   /// When true, requests from outside a transaction skip their container's
   /// FIFO queue and run at once, interleaving with whatever else runs there:
-  /// exactly the bug SPEC R1 forbids.
+  /// exactly the bug R1 forbids.
   package static var skipsQueue: Bool {
     get { skipQueueFlag.load(ordering: .relaxed) }
     set { skipQueueFlag.store(newValue, ordering: .relaxed) }

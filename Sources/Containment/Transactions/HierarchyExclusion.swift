@@ -1,13 +1,13 @@
 /// Per-governor bookkeeping for hierarchical exclusion; guarded by the link lock.
 ///
-/// Transactions on one container are serialized by its FIFO queue (SPEC R1).
+/// Transactions on one container are serialized by its FIFO queue (R1).
 /// Transactions on *different* containers of one tree must not overlap either
 /// when one container is an ancestor of the other: an ancestor's appearance
 /// pass over a subtree would otherwise interleave its decisions and hooks with
 /// a descendant's transition half-way through, and a controller's hook
-/// sequence would match no sequential order (SPEC R4). Siblings' subtrees are
+/// sequence would match no sequential order (R4). Siblings' subtrees are
 /// disjoint, so their transactions still run in parallel, as do independent
-/// trees (SPEC R5).
+/// trees (R5).
 final class HierarchySlot: @unchecked Sendable {
   /// Transactions running on this governor (nested ones included).
   var running = 0
@@ -181,7 +181,7 @@ enum HierarchyExclusion {
   }
 
   /// Admits a top-level transaction, waiting while it would overlap another.
-  /// If `cancellable` (the requesting task itself waits, SPEC R3), throws
+  /// If `cancellable` (the requesting task itself waits, R3), throws
   /// `CancellationError` when the task is cancelled before admission; then
   /// nothing was admitted. Requests run on others' behalf (queued jobs, the
   /// second step of a move) are not cancellable: they were promised to run.

@@ -2,11 +2,11 @@
 /// where the request comes from (CONCURRENCY.md, "Transactions"):
 ///
 /// 1. From outside any transaction: wait for the queue in FIFO order
-///    (cancellable while waiting, SPEC R3), run, return the outcome.
+///    (cancellable while waiting, R3), run, return the outcome.
 /// 2. From the body of the transaction that holds this very queue (not from
 ///    one of its hooks): it is part of that transaction; run inline.
 /// 3. From a hook of a transaction holding this queue: queue it behind
-///    (SPEC R2, N6) and return a pending handle.
+///    (R2, N6) and return a pending handle.
 /// 4. From a hook of a transaction on a descendant of this governor, or onto
 ///    a container that a running transaction is still delivering hooks to
 ///    (it is appearing, disappearing, or in a removal that has not reached its
@@ -113,7 +113,7 @@ enum Transaction {
   ) async {
     if !releasing, handle.cancellableWhileQueued, Task.isCancelled {
       // A hook's request reached by a draining task that was cancelled: it
-      // leaves unstarted (SPEC R3), so a hook that requests again from every
+      // leaves unstarted (R3), so a hook that requests again from every
       // hook cannot keep a cancelled task draining forever.
       handle.complete(.failure(CancellationError()))
       return
@@ -126,7 +126,7 @@ enum Transaction {
       do {
         admission = try await HierarchyExclusion.enter(governor, adopting: adopting, cancellable: cancellable)
       } catch {
-        // Cancelled before admission: nothing ran, nothing changed (SPEC R3).
+        // Cancelled before admission: nothing ran, nothing changed (R3).
         queue.setCurrent(nil)
         handle.complete(.failure(error))
         if releasing { await queue.release() }

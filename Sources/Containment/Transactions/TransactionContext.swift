@@ -12,7 +12,7 @@ final class TransactionContext: Sendable {
   /// request that started this one), if any.
   let outer: TransactionContext?
   /// True while one of the transaction's hooks runs: requests made then are
-  /// *nested* requests (SPEC R2); requests made by the transaction's own body
+  /// *nested* requests (R2); requests made by the transaction's own body
   /// are part of it.
   let inHook: Bool
   private let deferred: DeferredRequests
@@ -69,7 +69,7 @@ final class TransactionContext: Sendable {
   }
 
   /// Queues a request to be dispatched once this transaction has released its
-  /// queue (a nested request to an ancestor's container, SPEC R2).
+  /// queue (a nested request to an ancestor's container, R2).
   func deferUntilEnd(_ dispatch: @escaping @Sendable () async -> Void) {
     deferred.list.withLock { $0.append(dispatch) }
   }

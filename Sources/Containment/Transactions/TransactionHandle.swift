@@ -1,4 +1,4 @@
-/// The outcome of one request to a container (SPEC R2).
+/// The outcome of one request to a container (R2).
 ///
 /// A request made from outside any transaction has completed by the time its
 /// verb returns, so its handle is already complete (and errors were thrown by

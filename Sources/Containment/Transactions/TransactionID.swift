@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Identifies one transaction (SPEC R1): every event a transaction causes
-/// carries its id (SPEC A7, E3).
+/// Identifies one transaction (R1): every event a transaction causes
+/// carries its id (A7, E3).
 public struct TransactionID: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
   /// The raw, process-unique number; larger ids were created later.
   public let rawValue: UInt64

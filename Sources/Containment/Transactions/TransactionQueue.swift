@@ -1,4 +1,4 @@
-/// One container's FIFO queue of transactions (SPEC R1).
+/// One container's FIFO queue of transactions (R1).
 ///
 /// - Ordering: requests take their place synchronously, at the moment they are
 ///   made, and run strictly one at a time in that order, even across `await`s.
@@ -7,7 +7,7 @@
 ///   a job (see `TransactionContext`), so no transaction ever waits on a queue
 ///   and no cycle of waits can form.
 /// - Cancellation: a waiter cancelled before its turn leaves with
-///   `CancellationError` and changes nothing (SPEC R3), whether the
+///   `CancellationError` and changes nothing (R3), whether the
 ///   cancellation arrives before or after it registered.
 /// - Continuations are resumed only after the lock is released.
 final class TransactionQueue: Sendable {

@@ -1,11 +1,11 @@
-/// The pure state of one container's FIFO transaction queue (SPEC R1–R3).
+/// The pure state of one container's FIFO transaction queue (R1–R3).
 ///
 /// The queue has at most one *holder*: the task currently running a
 /// transaction. Everyone else is an entry in `pending`, in request order:
 /// - a **waiter** is a task suspended in `acquire()`; when its turn comes the
 ///   releasing task hands the queue over and resumes it;
 /// - a **job** is a request with no task waiting on it (made from inside a
-///   hook, SPEC R2); the releasing task runs it itself before handing over.
+///   hook, R2); the releasing task runs it itself before handing over.
 ///
 /// Every method is called under the queue's lock and returns an action that
 /// the storage performs after the lock is released (no continuation is resumed

@@ -58,7 +58,7 @@ extension ViewController {
     _ body: @escaping @Sendable (TransactionScope) async throws -> Value
   ) async throws -> TransactionHandle<Value> {
     try await Transaction.perform(on: .controller(self)) { context in
-      // A torn-down container starts no scope (SPEC §8): the verbs' own
+      // A torn-down container starts no scope (§8): the verbs' own
       // checks let a transaction's body finish what it started.
       if self.node.isTornDown { throw ContainmentError.tornDown(self.node.id) }
       return try await body(TransactionScope(id: context.id))

@@ -1,4 +1,4 @@
-/// How a transition ended (SPEC T4, N7).
+/// How a transition ended (T4, N7).
 public enum TransitionOutcome: Sendable, Hashable, Codable, CustomStringConvertible {
   /// It ran to the end.
   case completed
@@ -7,7 +7,7 @@ public enum TransitionOutcome: Sendable, Hashable, Codable, CustomStringConverti
   /// did-hook (the runtime's policy: finish, never half-undo).
   case interrupted
   /// An interactive transition was cancelled by its driver and rolled back
-  /// (SPEC N7): the reversal hooks were delivered and the old state restored.
+  /// (N7): the reversal hooks were delivered and the old state restored.
   case cancelled
 
   /// A readable description.

@@ -1,21 +1,21 @@
 extension ViewController {
-  /// Swaps two children's views with an animation (SPEC T1–T4), like UIKit's
+  /// Swaps two children's views with an animation (T1–T4), like UIKit's
   /// `transition(from:to:duration:options:animations:completion:)`.
   ///
-  /// Order (policy, SPEC T2): `from.viewWillDisappear → to.viewWillAppear` →
+  /// Order (policy, T2): `from.viewWillDisappear → to.viewWillAppear` →
   /// `to`'s view is added beside `from`'s (same superview, same frame) →
   /// `to.viewIsAppearing` → `animations` run while the transition waits
   /// `duration` on the tree's injected clock → `from`'s view is removed →
   /// `from.viewDidDisappear → to.viewDidAppear` → returns. The appearance
   /// hooks are delivered only if this container forwards automatically and
   /// its views are on screen; a manual-forwarding container calls
-  /// begin/end itself. `willMove`/`didMove` remain the caller's (SPEC C1/C2).
+  /// begin/end itself. `willMove`/`didMove` remain the caller's (C1/C2).
   ///
   /// Structured concurrency: `animations` runs as a child task of the
   /// transition; the transition returns only after both it and the clock wait
   /// are done. No unstructured task is created.
   ///
-  /// Cancellation (SPEC T4, policy **finish**): if the task driving the
+  /// Cancellation (T4, policy **finish**): if the task driving the
   /// transition is cancelled at any point, the remaining wait is skipped, the
   /// animations task is cancelled, and the transition still completes: every
   /// will-hook gets its did-hook, `from`'s view is removed and `to`'s is
@@ -27,7 +27,7 @@ extension ViewController {
   /// ``ContainmentError/sameController(_:)``,
   /// ``ContainmentError/viewNotInstalled(_:)``,
   /// ``ContainmentError/viewAlreadyInstalled(_:)`` or
-  /// ``ContainmentError/tornDown(_:)`` before anything changes (SPEC T1).
+  /// ``ContainmentError/tornDown(_:)`` before anything changes (T1).
   @discardableResult
   public nonisolated func transition(
     from: any ViewController,
@@ -81,7 +81,7 @@ extension ViewController {
     return outcome
   }
 
-  /// Under the link lock: SPEC T1.
+  /// Under the link lock: T1.
   nonisolated func _validateTransition(from: any ViewController, to: any ViewController) throws {
     if node._isTornDown { throw ContainmentError.tornDown(node.id) }
     for child in [from, to] where child.node._parent !== self {

@@ -2,7 +2,7 @@ extension View {
   /// Adds `subview` as the frontmost subview (removing it from its current
   /// superview first). If this moves controllers' root views into or out of a
   /// window, their appearance hooks run, with automatic forwarding to their
-  /// installed children (SPEC A1): will-hooks, then `viewIsAppearing`, then
+  /// installed children (A1): will-hooks, then `viewIsAppearing`, then
   /// did-hooks, before this call returns.
   ///
   /// Runs as a transaction of the container whose view hierarchy this view
@@ -14,7 +14,7 @@ extension View {
   /// or one of its ancestors, ``ContainmentError/foreignView`` if `subview`
   /// holds the root view of a controller that is not a child of that container
   /// (a child's root view is in its parent's hierarchy only while it is a
-  /// child, SPEC §2), ``ContainmentError/tornDown(_:)`` if `subview` holds
+  /// child, §2), ``ContainmentError/tornDown(_:)`` if `subview` holds
   /// a torn-down controller's root view or the container was torn down,
   /// ``ContainmentError/windowTornDown`` for a torn-down window's own view;
   /// then nothing changed.

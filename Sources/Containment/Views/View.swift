@@ -1,6 +1,6 @@
 /// A headless view: a frame in its superview's coordinates, a list of
 /// subviews, membership in a window, and a small set of layout constraints
-/// (SPEC §1).
+/// (§1).
 ///
 /// Isolation: a view is shared by the controllers of one tree, so it is not
 /// owned by any one actor. Its links and geometry are guarded by the

@@ -1,5 +1,5 @@
 /// A headless window: the root of a tree that is on screen. It hosts one root
-/// controller, carries the trait environment (SPEC §1, D3) and the tree's
+/// controller, carries the trait environment (§1, D3) and the tree's
 /// ``ContainmentEnvironment`` (its clock).
 ///
 /// Keep a reference to a window while it shows a tree: views refer to their
@@ -73,7 +73,7 @@ public final class Window: @unchecked Sendable {
 
   /// Shows `controller` as the window's root: loads its view if needed, sizes
   /// it to the window, installs it, and forwards appearance to it and to its
-  /// installed descendants (SPEC A1). A previous root disappears first.
+  /// installed descendants (A1). A previous root disappears first.
   ///
   /// Runs as one transaction on the window's queue (FIFO; cancellable while
   /// waiting). Throws ``ContainmentError/windowTornDown`` after the window's
@@ -174,7 +174,7 @@ public final class Window: @unchecked Sendable {
   }
 
   /// Changes the traits and tells every controller of the hosted tree, parent
-  /// first, children in order (SPEC D3). One transaction on the window's queue.
+  /// first, children in order (D3). One transaction on the window's queue.
   /// Throws ``ContainmentError/windowTornDown`` after the window's teardown;
   /// then nothing changes.
   public func setTraitCollection(_ traits: TraitCollection) async throws {
@@ -193,7 +193,7 @@ public final class Window: @unchecked Sendable {
     }
   }
 
-  /// Tears the window and its tree down in order (SPEC V3, E6): the root
+  /// Tears the window and its tree down in order (V3, E6): the root
   /// controller and the presentations over it go off screen (disappearance
   /// hooks in A1 order, `dismissed` events with reason `tornDown`); the tree
   /// is marked torn down; ``ViewController/viewDidTearDown()`` runs on every
@@ -209,7 +209,7 @@ public final class Window: @unchecked Sendable {
   ///
   /// Cancelling the calling task does not stop a teardown (it is never lost):
   /// it still waits its turn and runs. From inside a hook of the window's
-  /// transaction it is queued like any request (SPEC R2) and returns at once.
+  /// transaction it is queued like any request (R2) and returns at once.
   /// It never throws; it is declared `throws` so that it composes with the
   /// window's other calls.
   public func tearDown() async throws {

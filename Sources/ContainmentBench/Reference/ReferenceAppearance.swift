@@ -1,7 +1,7 @@
 import Containment
 
 /// The reference design's appearance state: the same states and nesting
-/// rule as the runtime (SPEC A2, A3), for automatic forwarding only.
+/// rule as the runtime (A2, A3), for automatic forwarding only.
 struct ReferenceAppearance {
   private(set) var state: AppearanceState = .disappeared
   private var isAppearingDelivered = false
@@ -39,7 +39,7 @@ struct ReferenceAppearance {
 }
 
 /// One coordinated appearance change: all will-hooks, then `viewIsAppearing`,
-/// then all did-hooks, in forwarding order (SPEC A1, A2).
+/// then all did-hooks, in forwarding order (A1, A2).
 @MainActor
 struct ReferenceAppearancePass {
   private var entries: [(controller: ReferenceViewController, isAppearing: Bool)] = []

@@ -61,7 +61,7 @@ struct ReferenceThreeStepStack {
 /// The reference counterpart of ``TransitionStack``: push is `addChild` +
 /// `transition(from: top, to: new)` + `didMove`, pop the reverse, so the
 /// controller below disappears and reappears. 14 hooks per pair, like a
-/// ``NavigationController`` push+pop (SPEC N2/N3): the like-for-like
+/// ``NavigationController`` push+pop (N2/N3): the like-for-like
 /// reference for `runtime.pushpop`.
 @MainActor
 struct ReferenceTransitionStack {

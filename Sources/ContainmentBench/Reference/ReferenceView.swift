@@ -1,7 +1,7 @@
 import Containment
 
 /// The reference design's view: links and a frame, main-actor confined.
-/// Moving a view into or out of a window forwards appearance (SPEC A1).
+/// Moving a view into or out of a window forwards appearance (A1).
 @MainActor
 final class ReferenceView {
   var frame = Rect.zero

@@ -2,7 +2,7 @@ import Containment
 
 /// The reference design: UIKit's containment as UIKit does it,
 /// a plain class tree confined to the main actor. Same verbs and the same
-/// hook order as the runtime for what the benchmarks use (SPEC C1–C4, A1–A2,
+/// hook order as the runtime for what the benchmarks use (C1–C4, A1–A2,
 /// T2), but no transactions, no link lock and no event streams: everything
 /// is serialized by running on one thread.
 ///
@@ -43,7 +43,7 @@ class ReferenceViewController {
   func viewWillMove(toParent parent: ReferenceViewController?) {}
   func viewDidMove(toParent parent: ReferenceViewController?) {}
 
-  // MARK: Containment (SPEC C1, C2, C6)
+  // MARK: Containment (C1, C2, C6)
 
   func addChild(_ child: ReferenceViewController) {
     guard child !== self, !child.isAncestorOrSelf(of: self), child.parent !== self else { return }
@@ -90,7 +90,7 @@ class ReferenceViewController {
     return false
   }
 
-  // MARK: Transition (SPEC T2, zero duration)
+  // MARK: Transition (T2, zero duration)
 
   func transition(from: ReferenceViewController, to: ReferenceViewController) {
     guard from.parent === self, to.parent === self, from !== to,
@@ -110,7 +110,7 @@ class ReferenceViewController {
     pass.deliverDid()
   }
 
-  // MARK: Appearance forwarding (SPEC A1)
+  // MARK: Appearance forwarding (A1)
 
   /// `controller`, then its installed children, recursively, parent first.
   static func forwardingTargets(from controller: ReferenceViewController) -> [ReferenceViewController] {

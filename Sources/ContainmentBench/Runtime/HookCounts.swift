@@ -14,12 +14,12 @@ enum HookCounts {
   /// A transition, counted over both children: from.willDisappear,
   /// to.willAppear, to.viewIsAppearing, from.didDisappear, to.didAppear.
   static let transition = 5
-  /// A navigation push (SPEC N2) or pop (N3) between two controllers whose
+  /// A navigation push (N2) or pop (N3) between two controllers whose
   /// views are loaded: the moving one's willMove and didMove, the old top's
   /// viewWillDisappear and viewDidDisappear, the new top's viewWillAppear,
   /// viewIsAppearing and viewDidAppear.
   static let navigationPush = 7
-  /// A tab switch (SPEC B2), views loaded: new.viewWillAppear,
+  /// A tab switch (B2), views loaded: new.viewWillAppear,
   /// old.viewWillDisappear, new.viewIsAppearing, old.viewDidDisappear,
   /// new.viewDidAppear.
   static let tabSwitch = 5

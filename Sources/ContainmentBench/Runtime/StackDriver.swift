@@ -2,7 +2,7 @@ import Containment
 
 /// The built-in navigation container: `push(_:animated: false)` and
 /// `pop(animated: false)` on a ``NavigationController`` that is a window's
-/// root. A push and a pop each deliver SPEC N2/N3's seven hooks to the old
+/// root. A push and a pop each deliver N2/N3's seven hooks to the old
 /// and the new top (``HookCounts/navigationPush``).
 struct NavigationStack: StackDriver {
   let navigation: NavigationController
@@ -65,7 +65,7 @@ struct ThreeStepStack: StackDriver {
 
 /// A second stand-in, closer to a real navigation container: the new top
 /// replaces the old one with `transition(from:to:duration: .zero)`, so the
-/// controller below disappears and reappears (the hook set of SPEC N2/N3,
+/// controller below disappears and reappears (the hook set of N2/N3,
 /// in the order of T2).
 struct TransitionStack: StackDriver {
   let container: any ViewController

@@ -9,9 +9,9 @@ protocol TabDriver: Sendable {
   func select(_ index: Int) async throws
 }
 
-/// The built-in tab container: `setSelectedIndex(_:)` (the code path, SPEC
+/// The built-in tab container: `setSelectedIndex(_:)` (the code path,
 /// B3: no delegate) on a ``TabBarController`` that is a window's root. A
-/// switch delivers SPEC B2's five hooks (views already loaded).
+/// switch delivers B2's five hooks (views already loaded).
 struct TabBarTabs: TabDriver {
   let tabBar: TabBarController
 

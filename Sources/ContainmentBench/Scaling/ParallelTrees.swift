@@ -1,6 +1,6 @@
 import Containment
 
-/// Independent trees driven from tasks of their own (SPEC R5):
+/// Independent trees driven from tasks of their own (R5):
 /// each task pushes and pops on its own window's container.
 enum ParallelTrees {
   /// `count` push+pop pairs in all, spread over `trees` tasks, each with a

@@ -1,7 +1,7 @@
 @testable import Containment
 import ContainmentTestKit
 
-/// A shared log and controllers named after the letters of SPEC.md.
+/// A shared log and controllers named after the letters of the contract.
 struct Fixture {
   let log = HookLog()
 

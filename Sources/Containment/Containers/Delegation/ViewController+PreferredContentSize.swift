@@ -2,12 +2,12 @@ extension ViewController {
   /// Sets ``ViewController/preferredContentSize`` and, if it changed and
   /// this controller has a parent, tells the parent through its
   /// ``preferredContentSizeDidChange(forChild:)`` hook before returning
-  /// (SPEC D2).
+  /// (D2).
   ///
   /// The hook runs on the parent's actor, in the caller's task; it is not a
   /// transaction of its own. Called from inside a transaction (a hook), the
   /// parent's hook counts as a hook of that transaction, so containment
-  /// requests it makes are queued behind it (SPEC R2). The built-in
+  /// requests it makes are queued behind it (R2). The built-in
   /// containers adopt the size of their visible child (a navigation
   /// controller's top, a tab controller's selected child), so a change
   /// travels up as far as containers pass it on.

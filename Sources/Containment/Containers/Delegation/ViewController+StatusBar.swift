@@ -1,6 +1,6 @@
 extension ViewController {
   /// The controller whose ``preferredStatusBarStyle()`` wins for this
-  /// subtree (SPEC D1): starting here, follow ``childForStatusBarStyle()``
+  /// subtree (D1): starting here, follow ``childForStatusBarStyle()``
   /// down while it names one of the current controller's *children*; `nil`
   /// (or anything that is not a child) means "the current controller".
   /// Following only children keeps the walk finite whatever a hook returns.
@@ -25,13 +25,13 @@ extension ViewController {
   }
 
   /// The status bar style in effect for this subtree: the
-  /// ``preferredStatusBarStyle()`` of ``statusBarStyleController()`` (SPEC D1).
+  /// ``preferredStatusBarStyle()`` of ``statusBarStyleController()`` (D1).
   public nonisolated func resolvedStatusBarStyle() async -> StatusBarStyle {
     await statusBarStyleController().preferredStatusBarStyle()
   }
 
   /// Whether the status bar is hidden for this subtree: the
-  /// ``prefersStatusBarHidden()`` of ``statusBarHiddenController()`` (SPEC D1).
+  /// ``prefersStatusBarHidden()`` of ``statusBarHiddenController()`` (D1).
   public nonisolated func resolvedStatusBarHidden() async -> Bool {
     await statusBarHiddenController().prefersStatusBarHidden()
   }
@@ -39,13 +39,13 @@ extension ViewController {
 
 extension Window {
   /// The status bar style the window shows: its root controller's resolved
-  /// style (SPEC D1), `.default` without a root.
+  /// style (D1), `.default` without a root.
   public func statusBarStyle() async -> StatusBarStyle {
     await rootViewController?.resolvedStatusBarStyle() ?? .default
   }
 
   /// Whether the window hides the status bar: its root controller's resolved
-  /// answer (SPEC D1), `false` without a root.
+  /// answer (D1), `false` without a root.
   public func isStatusBarHidden() async -> Bool {
     await rootViewController?.resolvedStatusBarHidden() ?? false
   }

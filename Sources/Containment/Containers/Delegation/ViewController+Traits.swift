@@ -3,7 +3,7 @@ extension ViewController {
   /// shown in, or the default (`regular`) when it is in none. Synchronous.
   ///
   /// Changes arrive through ``traitCollectionDidChange(_:)``, window first,
-  /// then down the tree parent first (SPEC D3, ``Window/setTraitCollection(_:)``).
+  /// then down the tree parent first (D3, ``Window/setTraitCollection(_:)``).
   public nonisolated var traitCollection: TraitCollection {
     TreeLock.withLock { node._hostingWindow()?._traits ?? TraitCollection() }
   }

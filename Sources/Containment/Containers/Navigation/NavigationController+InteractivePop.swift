@@ -1,5 +1,5 @@
 extension NavigationController {
-  /// An interactive pop (SPEC N7), driven by `driver`: the swipe-back gesture
+  /// An interactive pop (N7), driven by `driver`: the swipe-back gesture
   /// of UIKit, as one structured call.
   ///
   /// ```swift
@@ -21,7 +21,7 @@ extension NavigationController {
   ///   then the stack becomes `[A]`, `B.willMove(nil) → B.didMove(nil)`,
   ///   delegate `didShow(A)`. Outcome ``TransitionOutcome/completed``.
   /// - **Cancel** (``InteractiveDecision/cancel``): the animation back
-  ///   (`percentComplete × transitionDuration`), then the reversal (SPEC A3):
+  ///   (`percentComplete × transitionDuration`), then the reversal (A3):
   ///   `A.viewWillDisappear → A.viewDidDisappear` (A's view is detached again
   ///   in between) `→ B.viewWillAppear → B.viewIsAppearing → B.viewDidAppear`;
   ///   delegate `didShow(B)`. The stack stays `[A, B]`; B never gets
@@ -30,10 +30,10 @@ extension NavigationController {
   /// The whole gesture is **one transaction** on this controller's queue,
   /// so the design needs no state left open between calls: pushes and pops
   /// requested meanwhile (from other tasks, or from `driver` itself) are
-  /// queued behind it and run after it ends (SPEC N6). `driver` runs as a
+  /// queued behind it and run after it ends (N6). `driver` runs as a
   /// hook of that transaction, in the calling task: awaiting the handle of a
   /// request it made would wait on itself and throws
-  /// ``ContainmentError/awaitingOwnTransaction(_:)`` instead (SPEC R2).
+  /// ``ContainmentError/awaitingOwnTransaction(_:)`` instead (R2).
   ///
   /// If `driver` throws, the gesture counts as cancelled: the pop is rolled
   /// back as for `.cancel` and the error is rethrown (every will-hook still
@@ -129,7 +129,7 @@ extension NavigationController {
     return outcome
   }
 
-  /// The cancelled gesture's reversal (SPEC N7, A3): the revealed controller
+  /// The cancelled gesture's reversal (N7, A3): the revealed controller
   /// disappears again and its view is detached, then the popped one appears
   /// again. Each controller's nesting level, opened at the start, closes here.
   private nonisolated func rollBack(

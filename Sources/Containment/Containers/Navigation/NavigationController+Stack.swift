@@ -1,5 +1,5 @@
 extension NavigationController {
-  /// Pushes `controller` on top of the stack (SPEC N2): `controller.willMove(self)`
+  /// Pushes `controller` on top of the stack (N2): `controller.willMove(self)`
   /// → `controller.viewDidLoad` (first time, if this view is loaded) →
   /// delegate `willShow` → `oldTop.viewWillDisappear` → `controller.viewWillAppear`
   /// → `controller.viewIsAppearing` → (``transitionDuration`` on the tree's
@@ -31,7 +31,7 @@ extension NavigationController {
     }
   }
 
-  /// Pops the top of the stack and returns it (SPEC N3):
+  /// Pops the top of the stack and returns it (N3):
   /// `top.willMove(nil)` → (revealed controller's `viewDidLoad`, first time) →
   /// delegate `willShow` → `top.viewWillDisappear` → `revealed.viewWillAppear`
   /// → `revealed.viewIsAppearing` → (animation) → `top.viewDidDisappear` →
@@ -55,7 +55,7 @@ extension NavigationController {
   }
 
   /// Pops every controller above `controller` and returns them, bottom first
-  /// (SPEC N4): only the old top and `controller` get appearance hooks; each
+  /// (N4): only the old top and `controller` get appearance hooks; each
   /// popped controller gets `willMove(nil)` and `didMove(nil)` (policy).
   /// Popping to the current top changes nothing and returns `[]`.
   ///
@@ -76,7 +76,7 @@ extension NavigationController {
     }
   }
 
-  /// Pops to the root (SPEC N4): on `[A, B, C, D]` only D and A get appearance
+  /// Pops to the root (N4): on `[A, B, C, D]` only D and A get appearance
   /// hooks (`D.viewWillDisappear → A.viewWillAppear → A.viewIsAppearing →
   /// D.viewDidDisappear → A.viewDidAppear`); B, C and D each get
   /// `willMove(nil)` first and `didMove(nil)` last. Returns `[B, C, D]`.
@@ -94,12 +94,12 @@ extension NavigationController {
     }
   }
 
-  /// Replaces the whole stack (SPEC N5). Only the old and the new top get
+  /// Replaces the whole stack (N5). Only the old and the new top get
   /// appearance hooks; controllers leaving the stack get `willMove(nil)` /
   /// `didMove(nil)`; controllers joining it get `willMove(self)` /
   /// `didMove(self)`; controllers on both keep their place in the tree and
   /// get nothing (the order may change). An empty array empties the stack.
-  /// Setting `[Y]` on an empty, on-screen stack is the initial root (SPEC N1):
+  /// Setting `[Y]` on an empty, on-screen stack is the initial root (N1):
   /// `Y.willMove(self) → Y.viewDidLoad → Y.viewWillAppear → Y.viewIsAppearing
   /// → Y.viewDidAppear → Y.didMove(self)`.
   ///

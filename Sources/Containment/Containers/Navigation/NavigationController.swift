@@ -1,4 +1,4 @@
-/// A container that shows a stack of controllers, one at a time (SPEC N1–N8):
+/// A container that shows a stack of controllers, one at a time (N1–N8):
 /// UIKit's `UINavigationController`, as an actor.
 ///
 /// ```swift
@@ -20,12 +20,12 @@
 /// **Transactions.** Every stack change (``push(_:animated:)``,
 /// ``pop(animated:)``, ``popTo(_:animated:)``, ``popToRoot(animated:)``,
 /// ``setViewControllers(_:animated:)``, ``interactivePop(_:)``) is one
-/// transaction on this controller's FIFO queue (SPEC R1): a request made while
+/// transaction on this controller's FIFO queue (R1): a request made while
 /// another runs waits its turn, in request order, and never interleaves
-/// (SPEC N6). From outside a transaction the verb waits for its turn
+/// (N6). From outside a transaction the verb waits for its turn
 /// (cancellable while waiting: it then throws `CancellationError` and changes
-/// nothing, SPEC R3) and returns a completed handle; from inside a hook it is
-/// queued and returns a pending handle at once (SPEC R2).
+/// nothing, R3) and returns a completed handle; from inside a hook it is
+/// queued and returns a pending handle at once (R2).
 ///
 /// **Order of one stack change** (policy; N2–N5 are instances):
 /// 1. the stack changes at once, at decision time: removed controllers leave
@@ -122,13 +122,13 @@ public actor NavigationController: ViewController {
     node.viewIfLoaded?.layoutIfNeeded()
   }
 
-  /// The top of the stack decides (SPEC D1).
+  /// The top of the stack decides (D1).
   public func childForStatusBarStyle() async -> (any ViewController)? { topViewController }
-  /// The top of the stack decides (SPEC D1).
+  /// The top of the stack decides (D1).
   public func childForStatusBarHidden() async -> (any ViewController)? { topViewController }
 
   /// Adopts the top's preferred content size as this controller's own, which
-  /// tells this controller's parent in turn (SPEC D2). Other entries' sizes
+  /// tells this controller's parent in turn (D2). Other entries' sizes
   /// are ignored.
   public func preferredContentSizeDidChange(forChild child: any ViewController) async {
     guard child === topViewController else { return }

@@ -1,5 +1,5 @@
 extension ViewController {
-  /// This controller's navigation item (SPEC §5, issue 7): what a
+  /// This controller's navigation item (§5): what a
   /// navigation controller's bar shows while it is on top (title) or just
   /// below the top (back title). Synchronous snapshot.
   public nonisolated var navigationItem: NavigationItem {

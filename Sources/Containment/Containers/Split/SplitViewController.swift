@@ -1,5 +1,5 @@
 /// A container that shows two columns side by side when there is room, and
-/// one of them when there is not (SPEC S1, S2): UIKit's
+/// one of them when there is not (S1, S2): UIKit's
 /// `UISplitViewController`, reduced to its classic two-column behaviour.
 ///
 /// ```swift
@@ -30,11 +30,11 @@
 /// `viewWillAppear → viewIsAppearing → viewDidAppear` → delegate
 /// `didExpand`. The shown column gets no hooks either way, only a new frame;
 /// so every controller's hooks stay balanced across any number of
-/// collapses and expansions (SPEC S2). Appearance hooks only while the
+/// collapses and expansions (S2). Appearance hooks only while the
 /// split's view is on screen.
 ///
 /// Every change is one transaction on this controller's FIFO queue, with the
-/// waiting, nesting (SPEC R2) and cancellation rules of every verb (see
+/// waiting, nesting (R2) and cancellation rules of every verb (see
 /// ``ViewController/addChild(_:)``).
 public actor SplitViewController: ViewController {
   /// The runtime's state for this controller.
@@ -131,10 +131,10 @@ public actor SplitViewController: ViewController {
     node.viewIfLoaded?.layoutIfNeeded()
   }
 
-  /// Collapses or expands for the new size class (SPEC S2): a transaction on
+  /// Collapses or expands for the new size class (S2): a transaction on
   /// this queue, started without waiting for it; it runs at once when the
   /// queue is free, so during ``Window/setTraitCollection(_:)`` it finishes
-  /// before the split's children hear of the change (parent first, SPEC D3).
+  /// before the split's children hear of the change (parent first, D3).
   /// It reads the traits when it runs, so a burst of changes settles on the
   /// last one.
   public func traitCollectionDidChange(_ previous: TraitCollection?) async {
@@ -143,9 +143,9 @@ public actor SplitViewController: ViewController {
     }
   }
 
-  /// Collapsed: the shown column decides; expanded: the secondary (SPEC D1).
+  /// Collapsed: the shown column decides; expanded: the secondary (D1).
   public func childForStatusBarStyle() async -> (any ViewController)? { _statusBarChild() }
-  /// Collapsed: the shown column decides; expanded: the secondary (SPEC D1).
+  /// Collapsed: the shown column decides; expanded: the secondary (D1).
   public func childForStatusBarHidden() async -> (any ViewController)? { _statusBarChild() }
 
   private nonisolated func _statusBarChild() -> (any ViewController)? {

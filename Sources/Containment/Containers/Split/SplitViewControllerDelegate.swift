@@ -1,9 +1,9 @@
-/// Takes part in a ``SplitViewController``'s collapse and expansion (SPEC S2).
+/// Takes part in a ``SplitViewController``'s collapse and expansion (S2).
 ///
 /// Held **weakly**, like every container delegate (see
 /// ``NavigationControllerDelegate`` for why). Methods run inside the split
 /// controller's transaction, as hooks of it: a request the delegate makes to
-/// the split controller is queued behind the running one (SPEC R2). Every
+/// the split controller is queued behind the running one (R2). Every
 /// method has a default.
 public protocol SplitViewControllerDelegate: AnyObject, Sendable {
   /// Which column stays shown when the split collapses to one column

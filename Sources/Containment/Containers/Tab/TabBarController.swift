@@ -1,5 +1,5 @@
 /// A container that shows one of several children, chosen by a tab bar
-/// (SPEC B1–B3): UIKit's `UITabBarController`, as an actor.
+/// (B1–B3): UIKit's `UITabBarController`, as an actor.
 ///
 /// ```swift
 /// let tabs = TabBarController()
@@ -11,20 +11,20 @@
 /// **The tabs are the children**, in tab order. Only the selected child's
 /// root view is installed (above the bar, ``tabBarHeight``); the others get
 /// no appearance hooks, and their views are loaded only when they are first
-/// selected (SPEC B1).
+/// selected (B1).
 ///
-/// **Switching** from A to B (policy, SPEC B2): `B.viewDidLoad` (first time)
+/// **Switching** from A to B (policy, B2): `B.viewDidLoad` (first time)
 /// → `B.viewWillAppear` → `A.viewWillDisappear` → `B.viewIsAppearing` (B's
 /// view is installed) → A's view is removed → `A.viewDidDisappear` →
 /// `B.viewDidAppear`. Not animated. Appearance hooks only while this view is
 /// on screen.
 ///
-/// **Two ways to select** (SPEC B3): ``select(_:)`` is the user-facing path
+/// **Two ways to select** (B3): ``select(_:)`` is the user-facing path
 /// (a tap on the bar) and asks the delegate; ``setSelectedIndex(_:)`` is
 /// code setting `selectedIndex` and never does.
 ///
 /// Every change is one transaction on this controller's FIFO queue, with the
-/// waiting, nesting (SPEC R2) and cancellation rules of every verb (see
+/// waiting, nesting (R2) and cancellation rules of every verb (see
 /// ``ViewController/addChild(_:)``); a switch that has started completes.
 public actor TabBarController: ViewController {
   /// The bar's height; the selected child's view fills the rest.
@@ -63,7 +63,7 @@ public actor TabBarController: ViewController {
   /// Replaces the tabs and selects `controllers[selectedIndex]` (code path:
   /// the delegate is not asked). Leaving tabs get `willMove(nil)` first and
   /// `didMove(nil)` last; joining tabs get `willMove(self)` and
-  /// `didMove(self)` at the same points; the selection switch (SPEC B2) runs
+  /// `didMove(self)` at the same points; the selection switch (B2) runs
   /// in between. An empty array removes every tab.
   ///
   /// One transaction on this controller's queue. Throws, before anything
@@ -84,7 +84,7 @@ public actor TabBarController: ViewController {
     }
   }
 
-  /// Selects the tab at `index` as code does (SPEC B3): the delegate is not
+  /// Selects the tab at `index` as code does (B3): the delegate is not
   /// asked or told. Selecting the selected tab does nothing.
   ///
   /// One transaction on this controller's queue. Throws
@@ -99,9 +99,9 @@ public actor TabBarController: ViewController {
   }
 
   /// Selects the tab at `index` as the user does, by tapping the bar
-  /// (SPEC B3): the delegate's `shouldSelect` is asked first; `false` changes
+  /// (B3): the delegate's `shouldSelect` is asked first; `false` changes
   /// nothing and the handle's value is `false`. Otherwise the switch runs
-  /// (SPEC B2; nothing if the tab is already selected), then the delegate's
+  /// (B2; nothing if the tab is already selected), then the delegate's
   /// `didSelect`, and the value is `true`.
   ///
   /// One transaction on this controller's queue; the delegate is asked
@@ -145,12 +145,12 @@ public actor TabBarController: ViewController {
     node.viewIfLoaded?.layoutIfNeeded()
   }
 
-  /// The selected tab decides (SPEC D1).
+  /// The selected tab decides (D1).
   public func childForStatusBarStyle() async -> (any ViewController)? { selectedViewController }
-  /// The selected tab decides (SPEC D1).
+  /// The selected tab decides (D1).
   public func childForStatusBarHidden() async -> (any ViewController)? { selectedViewController }
 
-  /// Adopts the selected tab's preferred content size (SPEC D2).
+  /// Adopts the selected tab's preferred content size (D2).
   public func preferredContentSizeDidChange(forChild child: any ViewController) async {
     guard child === selectedViewController else { return }
     await setPreferredContentSize(child.node.preferredContentSize)
@@ -198,7 +198,7 @@ public actor TabBarController: ViewController {
     return change
   }
 
-  /// Under the link lock: the tab at `index`, or SPEC §8's error.
+  /// Under the link lock: the tab at `index`, or §8's error.
   nonisolated func _tab(at index: Int) throws -> any ViewController {
     if node._isTornDown { throw ContainmentError.tornDown(node.id) }
     let tabs = node._children

@@ -1,4 +1,4 @@
-/// Takes part in a ``TabBarController``'s *user-facing* selections (SPEC B3):
+/// Takes part in a ``TabBarController``'s *user-facing* selections (B3):
 /// those made through ``TabBarController/select(_:)``, never those made by
 /// code through ``TabBarController/setSelectedIndex(_:)`` or
 /// ``TabBarController/setViewControllers(_:selectedIndex:)``.
@@ -6,7 +6,7 @@
 /// Held **weakly**, like every container delegate (see
 /// ``NavigationControllerDelegate`` for why). Methods run inside the tab
 /// controller's transaction, as hooks of it: a request the delegate makes to
-/// the tab controller is queued behind the running one (SPEC R2). Defaults:
+/// the tab controller is queued behind the running one (R2). Defaults:
 /// `shouldSelect` answers `true`, `didSelect` does nothing.
 public protocol TabBarControllerDelegate: AnyObject, Sendable {
   /// Whether the user may select `viewController`. Answering `false` changes
