@@ -113,12 +113,20 @@ public final class Window: @unchecked Sendable {
           presented.node._view?._unlink()
         }
         var all: [any ViewController] = []
-        for presented in layers {
-          var current: (any ViewController)? = presented
-          while let controller = current, controller.node._presenting != nil, !all.contains(where: { $0 === controller }) {
-            all.append(controller)
-            current = controller.node._presenting
+        var frontier = layers
+        while !frontier.isEmpty {
+          // A presented layer off screen (covered by a `.fullScreen`
+          // presentation from its own child) is in this window too.
+          var covered: [any ViewController] = []
+          for presented in frontier {
+            var current: (any ViewController)? = presented
+            while let controller = current, controller.node._presenting != nil, !all.contains(where: { $0 === controller }) {
+              all.append(controller)
+              if let owner = controller.node._coveredLayer?.view._owner, owner.node._presenting != nil { covered.append(owner) }
+              current = controller.node._presenting
+            }
           }
+          frontier = covered
         }
         return all
       }
