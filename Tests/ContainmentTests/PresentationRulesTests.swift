@@ -514,4 +514,26 @@ struct InteractiveDismissalQueueTests {
     #expect(window.rootView.subviews.isEmpty)
     #expect(p.checkInvariants().isEmpty && s.checkInvariants().isEmpty && full.checkInvariants().isEmpty)
   }
+
+  /// P4, P1: a controller dismissed while a `.fullScreen` presentation from
+  /// its child covers it, then presented in another window, stays there when
+  /// that full-screen presentation is dismissed later (it covers it no more).
+  @Test func aCoveredLayerThatLeftIsNotBroughtBackByALaterDismissal_P4() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), q = f.controller("Q"), s = f.controller("S"), c = f.controller("C"), full = f.controller("F")
+    let first = makeWindow(clock: ManualClock()), second = makeWindow(clock: ManualClock())
+    try await first.setRootViewController(p)
+    try await second.setRootViewController(q)
+    try await f.install(c, in: s)
+    try await p.present(s, style: .pageSheet, animated: false)
+    try await c.present(full, style: .fullScreen, animated: false)
+    try await p.dismiss(animated: false)
+    try await q.present(s, style: .formSheet, animated: false)
+    _ = f.log.take()
+    try await c.dismiss(animated: false)
+    #expect(f.log.take() == ["F.viewWillDisappear", "F.viewDidDisappear"])
+    #expect(s.viewIfLoaded?.window === second && s.presentingViewController === q && full.presentingViewController == nil)
+    #expect(first.rootView.subviews.count == 1)
+    #expect(p.checkInvariants().isEmpty && q.checkInvariants(quiescent: true).isEmpty)
+  }
 }
