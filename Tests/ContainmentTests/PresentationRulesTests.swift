@@ -536,4 +536,23 @@ struct InteractiveDismissalQueueTests {
     #expect(first.rootView.subviews.count == 1)
     #expect(p.checkInvariants().isEmpty && q.checkInvariants(quiescent: true).isEmpty)
   }
+
+  /// P1, P4: the layer a `.fullScreen` presentation took off screen comes
+  /// back when it is dismissed, also if a `.fullScreen` presentation from its
+  /// own child has taken the dismissed controller itself off screen.
+  @Test func dismissingACoveredFullScreenPresentationBringsBackTheLayerItCovered_P1_P4() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), s = f.controller("S"), c = f.controller("C"), full = f.controller("F")
+    let window = makeWindow(clock: ManualClock())
+    try await window.setRootViewController(p)
+    try await f.install(c, in: s)
+    try await p.present(s, style: .fullScreen, animated: false)
+    try await c.present(full, style: .fullScreen, animated: false)
+    _ = f.log.take()
+    try await p.dismiss(animated: false)
+    #expect(f.log.take() == ["P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear"])
+    #expect(p.viewIfLoaded?.window === window && p.node.appearanceState == .appeared)
+    #expect(p.presentedViewController == nil && s.presentingViewController == nil && full.presentingViewController === c)
+    #expect(p.checkInvariants(quiescent: true).isEmpty)
+  }
 }
