@@ -555,4 +555,19 @@ struct InteractiveDismissalQueueTests {
     #expect(p.presentedViewController == nil && s.presentingViewController == nil && full.presentingViewController === c)
     #expect(p.checkInvariants(quiescent: true).isEmpty)
   }
+
+  /// §10, §8: a presented controller cannot become a window's root: a typed
+  /// error, and nothing changes.
+  @Test func aPresentedControllerCannotBecomeAWindowsRoot_P8() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), s = f.controller("S")
+    let first = makeWindow(clock: ManualClock()), second = makeWindow(clock: ManualClock())
+    try await first.setRootViewController(p)
+    try await p.present(s, style: .pageSheet, animated: false)
+    _ = f.log.take()
+    await #expect(throws: ContainmentError.alreadyPresented(s.node.id)) { try await second.setRootViewController(s) }
+    #expect(f.log.take() == [])
+    #expect(second.rootViewController == nil && s.presentingViewController === p && s.viewIfLoaded?.window === first)
+    #expect(p.checkInvariants(quiescent: true).isEmpty)
+  }
 }

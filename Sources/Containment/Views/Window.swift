@@ -79,7 +79,8 @@ public final class Window: @unchecked Sendable {
   /// waiting). Throws ``ContainmentError/windowTornDown`` after the window's
   /// teardown, ``ContainmentError/tornDown(_:)`` if `controller`'s tree was
   /// torn down, ``ContainmentError/hasParent(_:)`` if `controller` is a
-  /// child of some container; then nothing changes.
+  /// child of some container, ``ContainmentError/alreadyPresented(_:)`` if it
+  /// is presented (§10); then nothing changes.
   @discardableResult
   public func setRootViewController(_ controller: (any ViewController)?, animated: Bool = false) async throws
     -> TransactionHandle<Void>
@@ -95,6 +96,7 @@ public final class Window: @unchecked Sendable {
       if let controller {
         if controller.node._isTornDown { throw ContainmentError.tornDown(controller.node.id) }
         if controller.node._parent != nil { throw ContainmentError.hasParent(controller.node.id) }
+        if controller.node._presenting != nil { throw ContainmentError.alreadyPresented(controller.node.id) }
         if controller.node._departure != nil || controller.node._reservation != nil {
           throw ContainmentError.childInFlight(controller.node.id)
         }
