@@ -570,4 +570,19 @@ struct InteractiveDismissalQueueTests {
     #expect(second.rootViewController == nil && s.presentingViewController === p && s.viewIfLoaded?.window === first)
     #expect(p.checkInvariants(quiescent: true).isEmpty)
   }
+
+  /// §8: presenting itself is refused also for a controller in no window
+  /// (a tree of its own): the request must not wait for its own tree.
+  @Test func presentingItselfOutsideAWindowIsRefusedWithoutWaiting_P8() async throws {
+    let f = Fixture()
+    let p = f.controller("P")
+    let c = f.controller("C")
+    try await f.install(c, in: p)
+    _ = f.log.take()
+    await #expect(throws: ContainmentError.cannotPresentSelf(p.node.id)) { try await p.present(p, animated: false) }
+    await #expect(throws: ContainmentError.hasParent(c.node.id)) { try await p.present(c, animated: false) }
+    #expect(f.log.take() == [])
+    #expect(p.presentedViewController == nil && p.presentingViewController == nil)
+    #expect(p.checkInvariants(quiescent: true).isEmpty)
+  }
 }
