@@ -52,6 +52,14 @@ private let styles: [PresentationStyle] = [.pageSheet, .formSheet, .overFullScre
 
 extension World {
   func setUpPresentations() async throws {
+    try await setUpPresentationTrees()
+    for (window, root) in presentation.roots.enumerated() {
+      try await presentation.windows[window].setRootViewController(self[root])
+    }
+  }
+
+  /// The gates, the modal sheet, `PD` in `PC0` and `PC1`, `PK` in `PR`.
+  private func setUpPresentationTrees() async throws {
     presentation.leafGates.withLock { gates in for leaf in stackLeaves { gates[leaf] = StackGate() } }
     self[presentation.modal].modal.withLock { $0 = true }
     for (position, container) in presentation.presentables.prefix(2).enumerated() {
@@ -59,20 +67,14 @@ extension World {
     }
     for (window, root) in presentation.roots.enumerated() {
       try await install(self[presentation.kids[window]], in: self[root])
-      try await presentation.windows[window].setRootViewController(self[root])
     }
   }
 
   /// The presentation trees as `model` has them: roots, then every chain, bottom first.
   func setUpPresentations(from model: Model) async throws {
-    presentation.leafGates.withLock { gates in for leaf in stackLeaves { gates[leaf] = StackGate() } }
-    self[presentation.modal].modal.withLock { $0 = true }
-    for (position, container) in presentation.presentables.prefix(2).enumerated() {
-      try await install(self[presentation.inner[position]], in: self[container])
-    }
-    for (window, root) in presentation.roots.enumerated() {
-      try await install(self[presentation.kids[window]], in: self[root])
-      if let root = model.presentationWindowRoots[window] { try await presentation.windows[window].setRootViewController(self[root]) }
+    try await setUpPresentationTrees()
+    for (window, root) in model.presentationWindowRoots.enumerated() {
+      if let root { try await presentation.windows[window].setRootViewController(self[root]) }
     }
     var pending = model.nodes.indices.filter { model.nodes[$0].presentation.presenting != nil }
     while !pending.isEmpty {

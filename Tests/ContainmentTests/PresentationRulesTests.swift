@@ -432,6 +432,21 @@ struct InteractiveDismissalTests {
 /// presenter's queue).
 @Suite(.timeLimit(.minutes(1)))
 struct InteractiveDismissalQueueTests {
+  /// P, a window's root, presents S (with `style`), whose child C presents
+  /// F `.fullScreen`: S's layer is off screen. The log is emptied.
+  private func coveredPresentation(_ f: Fixture, style: PresentationStyle) async throws
+    -> (Window, RecordingController, RecordingController, RecordingController, RecordingController)
+  {
+    let p = f.controller("P"), s = f.controller("S"), c = f.controller("C"), full = f.controller("F")
+    let window = makeWindow(clock: ManualClock())
+    try await window.setRootViewController(p)
+    try await f.install(c, in: s)
+    try await p.present(s, style: style, animated: false)
+    try await c.present(full, style: .fullScreen, animated: false)
+    _ = f.log.take()
+    return (window, p, s, c, full)
+  }
+
   @Test func anInteractiveDismissalWhoseSheetMovedToAnotherPresenterMeanwhileIsRefused_P5_P6() async throws {
     let f = Fixture()
     let p = f.controller("P"), q = f.controller("Q"), s = f.controller("S")
@@ -476,13 +491,7 @@ struct InteractiveDismissalQueueTests {
   /// cancelled (it did not start on screen, so nothing is reversed).
   @Test func cancellingAnInteractiveDismissalOfACoveredSheetDeliversNothing_P6() async throws {
     let f = Fixture()
-    let p = f.controller("P"), s = f.controller("S"), c = f.controller("C"), full = f.controller("F")
-    let window = makeWindow(clock: ManualClock())
-    try await window.setRootViewController(p)
-    try await f.install(c, in: s)
-    try await p.present(s, style: .pageSheet, animated: false)
-    try await c.present(full, style: .fullScreen, animated: false)
-    _ = f.log.take()
+    let (window, p, s, c, full) = try await coveredPresentation(f, style: .pageSheet)
     let outcome = try await s.interactiveDismiss { progress in
       progress.update(0)
       return .cancel
@@ -500,13 +509,7 @@ struct InteractiveDismissalQueueTests {
   /// the top's own child took off screen.
   @Test func replacingTheRootTakesAlongAChainWhoseTopIsCovered_P4() async throws {
     let f = Fixture()
-    let p = f.controller("P"), s = f.controller("S"), c = f.controller("C"), full = f.controller("F")
-    let window = makeWindow(clock: ManualClock())
-    try await window.setRootViewController(p)
-    try await f.install(c, in: s)
-    try await p.present(s, style: .pageSheet, animated: false)
-    try await c.present(full, style: .fullScreen, animated: false)
-    _ = f.log.take()
+    let (window, p, s, c, full) = try await coveredPresentation(f, style: .pageSheet)
     try await window.setRootViewController(nil)
     #expect(f.log.take() == ["F.viewWillDisappear", "P.viewWillDisappear", "F.viewDidDisappear", "P.viewDidDisappear"])
     #expect(p.presentedViewController == nil && s.presentingViewController == nil)
@@ -542,13 +545,7 @@ struct InteractiveDismissalQueueTests {
   /// own child has taken the dismissed controller itself off screen.
   @Test func dismissingACoveredFullScreenPresentationBringsBackTheLayerItCovered_P1_P4() async throws {
     let f = Fixture()
-    let p = f.controller("P"), s = f.controller("S"), c = f.controller("C"), full = f.controller("F")
-    let window = makeWindow(clock: ManualClock())
-    try await window.setRootViewController(p)
-    try await f.install(c, in: s)
-    try await p.present(s, style: .fullScreen, animated: false)
-    try await c.present(full, style: .fullScreen, animated: false)
-    _ = f.log.take()
+    let (window, p, s, c, full) = try await coveredPresentation(f, style: .fullScreen)
     try await p.dismiss(animated: false)
     #expect(f.log.take() == ["P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear"])
     #expect(p.viewIfLoaded?.window === window && p.node.appearanceState == .appeared)
