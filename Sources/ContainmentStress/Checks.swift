@@ -46,6 +46,7 @@ struct Checks {
   init(history: History) {
     self.history = history
     grammars = Array(repeating: HookGrammar(), count: history.names.count)
+    for index in history.leaveSilently { grammars[index].leavesSilently = true }
     nextSequence = Array(repeating: 0, count: history.names.count)
     model = history.initial
   }
@@ -504,6 +505,7 @@ struct Checks {
       if node.children != expected.children { differences.append("children \(node.children.map(history.name)) vs model \(expected.children.map(history.name))") }
       if node.installed != expected.installed { differences.append("view installed \(node.installed) vs model \(expected.installed)") }
       if node.appearance.state != expected.appearance.state { differences.append("state \(node.appearance.state) vs model \(expected.appearance.state)") }
+      differences += node.presentation.differences(from: expected.presentation, name: history.name)
       if !differences.isEmpty {
         fail(.linearizability, "at \(format(when.seconds, 3))s: the tree differs from the sequential replay at \(history.name(index)): \(differences.joined(separator: "; "))")
       }
@@ -511,6 +513,9 @@ struct Checks {
     let final = history.final
     if final.hopWindowRoots != model.hopWindowRoots {
       fail(.linearizability, "at \(format(when.seconds, 3))s: the hop windows' roots are \(final.hopWindowRoots.map { $0.map(history.name) ?? "nil" }), the sequential replay's \(model.hopWindowRoots.map { $0.map(history.name) ?? "nil" })")
+    }
+    if final.presentationWindowRoots != model.presentationWindowRoots {
+      fail(.linearizability, "at \(format(when.seconds, 3))s: the presentation windows' roots are \(final.presentationWindowRoots.map { $0.map(history.name) ?? "nil" }), the sequential replay's \(model.presentationWindowRoots.map { $0.map(history.name) ?? "nil" })")
     }
     for tree in final.stacks.indices where final.stacks[tree] != model.stacks[tree] {
       fail(.linearizability, "at \(format(when.seconds, 3))s: navigation stack \(tree) is \(final.stacks[tree].map(history.name)), the sequential replay's \(model.stacks[tree].map(history.name))")
@@ -584,6 +589,8 @@ struct HookGrammar {
   var state = AppearanceState.disappeared
   var isAppearingSeen = false
   var loads = 0
+  /// May be taken off screen without hooks (P4): it may then appear again while it reads `appeared`.
+  var leavesSilently = false
 
   mutating func accept(_ kind: LifecycleEvent.Kind, name: (ControllerID) -> String) -> String? {
     func describe(_ link: Link) -> String {
@@ -612,7 +619,7 @@ struct HookGrammar {
       link = .detached
     case .viewWillAppear:
       guard loads == 1 else { return "viewWillAppear before viewDidLoad" }
-      guard state == .disappeared || state == .disappearing else { return "viewWillAppear while \(state)" }
+      guard state == .disappeared || state == .disappearing || (leavesSilently && state == .appeared) else { return "viewWillAppear while \(state)" }
       state = .appearing
       isAppearingSeen = false
     case .viewIsAppearing:

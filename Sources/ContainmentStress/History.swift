@@ -32,6 +32,8 @@ struct History: Sendable {
   var watched: [(TransactionID, Bool?)] = []
   /// Controllers whose post-setup events come from outside any transaction (strangers).
   var strangers: Set<Int>
+  /// Controllers that may leave the window without hooks: presented ones between the top of a dismissed chain and its presenter (P4).
+  var leaveSilently: Set<Int>
   /// Per tree: the root (its recorder dates the window's trait changes).
   var roots: [Int]
   /// The built-in containers themselves (no recorder): tree subscribers may see their events.
@@ -55,6 +57,7 @@ struct History: Sendable {
     self.initial = initial
     final = initial
     strangers = Set(world.strangers)
+    leaveSilently = Set(world.presentation.presentables + world.presentation.inner)
     roots = world.roots
     let containers = world.navigations as [any ViewController] + world.tabs + world.splits
     containerIDs = Set(containers.map(\.node.id))
@@ -82,7 +85,7 @@ extension Model {
       node.parent = controller.parent.flatMap { world.indexByID[$0.node.id] }
       node.children = controller.children.compactMap { world.indexByID[$0.node.id] }
       node.installed = controller.parent != nil && controller.viewIfLoaded?.superview != nil
-      node.isWindowRoot = (world.windows + world.hop.windows).contains { $0.rootViewController === controller }
+      node.isWindowRoot = (world.windows + world.hop.windows + world.presentation.windows).contains { $0.rootViewController === controller }
       node.forwards = controller.forwards
       node.appearance.state = controller.node.appearanceState
       return node
@@ -99,6 +102,7 @@ extension Model {
     model.splitCollapsed = world.splits.map(\.isCollapsed)
     model.splitShown = world.splits.map { $0.shownColumn ?? .primary }
     model.hopWindowRoots = world.hop.windows.map { $0.rootViewController.flatMap { world.indexByID[$0.node.id] } }
+    model.snapshotPresentations(of: world)
     return model
   }
 }
@@ -118,7 +122,7 @@ extension LifecycleEvent.Kind {
   /// Events a container emits about its own transactions (as opposed to hooks delivered to it).
   var isContainerEvent: Bool {
     switch self {
-    case .childAdded, .childRemoved, .transitionBegan, .transitionEnded, .batchCommitted: true
+    case .childAdded, .childRemoved, .transitionBegan, .transitionEnded, .batchCommitted, .presented, .dismissed: true
     default: false
     }
   }

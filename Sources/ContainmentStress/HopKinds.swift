@@ -39,6 +39,7 @@ extension World {
     }
     try await setUpScopedTrees()
     try await bulk.setUp()
+    try await setUpPresentations()
   }
 
   /// The hop trees as `model` has them, except their grafts (the main

@@ -24,6 +24,10 @@ struct Model: Sendable {
     var isWindowRoot = false
     var forwards = true
     var appearance = Appearance()
+    /// Modal presentation (PresentationKinds.swift): the links, the style,
+    /// whether this window layer is off screen under a `.fullScreen`
+    /// presentation, and the layer this presented controller took off screen.
+    var presentation = ModelPresentation()
   }
 
   enum Effect: Sendable, Hashable {
@@ -49,6 +53,8 @@ struct Model: Sendable {
   var splitShown: [SplitColumn] = []
   /// Per hop window (HopKinds.swift): its root.
   var hopWindowRoots: [Int?] = []
+  /// Per presentation window (PresentationKinds.swift): its root.
+  var presentationWindowRoots: [Int?] = []
   /// Controllers that remove themselves in their next `viewWillDisappear` (`ModelStep.arm`).
   var armed: Set<Int> = []
 
@@ -60,7 +66,7 @@ struct Model: Sendable {
     self.ids = ids
   }
 
-  private mutating func emit(_ index: Int, _ kind: LifecycleEvent.Kind) {
+  mutating func emit(_ index: Int, _ kind: LifecycleEvent.Kind) {
     emitted[index, default: []].append(kind)
   }
 
@@ -68,8 +74,10 @@ struct Model: Sendable {
 
   func isInWindow(_ index: Int) -> Bool {
     let node = nodes[index]
-    if node.isWindowRoot { return true }
-    guard node.installed, let parent = node.parent else { return false }
+    if node.isWindowRoot || node.presentation.presenting != nil { return !node.presentation.covered }
+    guard node.installed else { return false }
+    // Installed without a parent the model holds: a built-in container's child, always on screen.
+    guard let parent = node.parent else { return true }
     return isInWindow(parent)
   }
 
@@ -161,7 +169,7 @@ struct Model: Sendable {
     let animated: Bool
   }
 
-  private mutating func begin(_ pass: inout Pass, _ targets: [Int], appearing: Bool, automatic: Bool = true) {
+  mutating func begin(_ pass: inout Pass, _ targets: [Int], appearing: Bool, automatic: Bool = true) {
     for index in targets {
       let effects = begin(index, appearing: appearing, animated: pass.animated, automatic: automatic)
       guard !effects.isEmpty else { continue }
@@ -172,23 +180,23 @@ struct Model: Sendable {
     }
   }
 
-  private mutating func deliverWill(_ pass: Pass) {
+  mutating func deliverWill(_ pass: Pass) {
     for (index, effects) in pass.willEffects { perform(index, effects, animated: pass.animated) }
   }
 
-  private mutating func deliverIsAppearing(_ pass: Pass) {
+  mutating func deliverIsAppearing(_ pass: Pass) {
     var all: [(Int, [Effect])] = []
     for entry in pass.entries { all.append((entry.index, entry.appearing ? viewInstalled(entry.index) : [])) }
     for (index, effects) in all { perform(index, effects, animated: pass.animated) }
   }
 
-  private mutating func deliverDid(_ pass: Pass) {
+  mutating func deliverDid(_ pass: Pass) {
     var all: [(Int, [Effect])] = []
     for entry in pass.entries { all.append((entry.index, end(entry.index))) }
     for (index, effects) in all { perform(index, effects, animated: pass.animated) }
   }
 
-  private mutating func deliverAll(_ pass: Pass) {
+  mutating func deliverAll(_ pass: Pass) {
     deliverWill(pass)
     deliverIsAppearing(pass)
     deliverDid(pass)
@@ -563,6 +571,9 @@ struct Model: Sendable {
 
     case .changeChildren(let container, let children, let shown, let animated):
       try changeChildren(container: container, children: children, shown: shown, animated: animated)
+
+    case .present, .dismiss, .interactiveDismiss, .presentationRoot:
+      try applyPresentation(step)
 
     case .end(let child):
       let animated = nodes[child].appearance.animated

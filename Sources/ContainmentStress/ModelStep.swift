@@ -46,6 +46,14 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
   case setRoot(window: Int, root: Int?, animated: Bool)
   /// `container.changeChildren(ChildrenChange(children:shown:animated:))` (R6, ScopeKinds.swift).
   case changeChildren(container: Int, children: [Int], shown: [Int], animated: Bool)
+  /// `presenter.present(presented, style:, animated:)` (P1, P2, PresentationKinds.swift).
+  case present(presenter: Int, presented: Int, style: PresentationStyle, animated: Bool)
+  /// The dismissal `dismiss(animated:)` routed to `presenter` (P4): everything it presents.
+  case dismiss(presenter: Int, animated: Bool)
+  /// `presented.interactiveDismiss` (P6), finished or cancelled (or its driver threw).
+  case interactiveDismiss(presented: Int, finish: Bool)
+  /// Presentation window `window`'s root becomes `root`; the old root takes its presentations along.
+  case presentationRoot(window: Int, root: Int?)
 
   enum StackChange: Sendable, Hashable, CustomStringConvertible {
     case push(Int), pop, popTo(Int), popToRoot, set([Int])
@@ -82,6 +90,10 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
     case .navigation, .tabs, .traits, .split: true
     // A change to the children and views the container has (EngineKind never reorders kept children).
     case .changeChildren: true
+    // A dismissal that a window's root change (another family) overtook.
+    case .dismiss: true
+    // A cancelled interactive dismissal of a sheet off screen (covered from its child) hears nothing.
+    case .interactiveDismiss(_, false): true
     default: false
     }
   }
@@ -124,6 +136,10 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
     case .arm(let c): "arm(#\(c) removes itself when hidden)"
     case .disarm(let c): "disarm(#\(c))"
     case .setRoot(let w, let root, _): "hopWindow\(w).setRoot(\(root.map { "#\($0)" } ?? "nil"))"
+    case .present(let p, let c, let style, _): "present(#\(c) from #\(p), \(style))"
+    case .dismiss(let p, _): "dismiss(above #\(p))"
+    case .interactiveDismiss(let c, let finish): "interactiveDismiss(#\(c), \(finish ? "finish" : "cancel"))"
+    case .presentationRoot(let w, let root): "presentationWindow\(w).setRoot(\(root.map { "#\($0)" } ?? "nil"))"
     case .changeChildren(let p, let children, let shown, _):
       "changeChildren(#\(p): [\(children.map { "#\($0)" }.joined(separator: ", "))] showing [\(shown.map { "#\($0)" }.joined(separator: ", "))])"
     }

@@ -53,6 +53,8 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   case scope, engine
   // Deep stacks and wide containers beside the modelled trees (BulkKinds.swift).
   case deepStack, wideContainer
+  // Modal presentation (PresentationKinds.swift).
+  case present, dismiss, interactiveDismiss, presentationRoot, presentMisuse
 
   /// Kinds that act on the built-in containers.
   var isContainerKind: Bool {
@@ -68,6 +70,8 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   var isShielded: Bool {
     switch self {
     case .selfRemoval, .rehome, .deepStack, .wideContainer: true
+    // Its loners' streams and windows are read to the end (a cancelled task's iterator ends early).
+    case .presentMisuse: true
     default: false
     }
   }

@@ -32,6 +32,11 @@ enum OperationKinds {
     EngineKind(),
     DeepStackKind(),
     WideContainerKind(),
+    PresentKind(),
+    DismissKind(),
+    InteractiveDismissKind(),
+    PresentationRootKind(),
+    PresentMisuseKind(),
   ]
 
   static func kind(_ name: OperationKindName) -> any OperationKind {

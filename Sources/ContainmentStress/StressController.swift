@@ -18,6 +18,10 @@ actor StressController: ViewController {
   /// Run once, inside the next `viewWillDisappear` (after it is recorded).
   nonisolated let armedDisappear = Locked<(@Sendable () async -> Void)?>(nil)
 
+  /// Refuses interactive dismissals (P6; PresentationKinds.swift).
+  nonisolated let modal = Locked(false)
+  nonisolated var isModalInPresentation: Bool { modal.withLock { $0 } }
+
   /// Self-test (`--fault stuck-hook`): the next `willMove(toParent:)` never returns.
   nonisolated let stuck = Locked(false)
 

@@ -135,6 +135,7 @@ enum StressRun {
     references += world.windows.enumerated().map { WeakReference($1, label: "window \($0)") }
     references.append(WeakReference(world.doomedWindow, label: "doomed window"))
     references += world.hop.windows.enumerated().map { WeakReference($1, label: "hop window \($0)") }
+    references += world.presentation.windows.enumerated().map { WeakReference($1, label: "presentation window \($0)") }
     references += world.bulk.references
     references += world.controllers.compactMap { controller in controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") } }
     let result = RunResult(

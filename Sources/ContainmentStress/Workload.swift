@@ -119,6 +119,8 @@ func checkInvariants(run: Run, when: String) {
   var roots = world.roots.map { world[$0] }
   roots += world.autoLeaves.map { world[$0] }.filter { $0.parent == nil }
   roots += (world.hop.all + world.scoped.leaves).map { world[$0] }.filter { $0.parent == nil }
+  // A presented controller is checked from its presenter's tree.
+  roots += world.presentation.all.map { world[$0] }.filter { $0.parent == nil && $0.presentingViewController == nil }
   for violation in world.bulk.root.checkInvariants(quiescent: true) {
     run.report(Finding(category: .invariant, message: "\(when): bulk tree: \(violation.message)"))
   }

@@ -44,6 +44,8 @@ final class World: Sendable {
   let scoped: ScopeTrees
   /// Deep stacks and wide containers beside the modelled trees (BulkKinds.swift).
   let bulk: BulkTrees
+  /// Windows whose trees present and dismiss, and the controllers they present (PresentationKinds.swift).
+  let presentation: PresentationTrees
 
   init(options: Options, environment: ContainmentEnvironment) {
     var controllers: [StressController] = []
@@ -73,6 +75,7 @@ final class World: Sendable {
     hop = HopTrees(trees: 3, environment: environment, make: { make($0) })
     scoped = ScopeTrees(trees: options.trees, make: { make($0) })
     bulk = BulkTrees(environment: environment)
+    presentation = PresentationTrees(environment: environment, make: { make($0) })
     self.stackLeaves = stackLeaves
     self.tabLeaves = tabLeaves
     self.splitColumns = splitColumns
@@ -184,6 +187,7 @@ final class World: Sendable {
     try await setUpScopedTrees(from: model)
     try await bulk.setUp()
     try await restoreContainers(model)
+    try await setUpPresentations(from: model)
     try await doomedWindow.setRootViewController(self[doomedRoot])
     try await install(self[doomedLeaf], in: self[doomedRoot])
     try await doomedWindow.tearDown()
@@ -200,7 +204,7 @@ final class World: Sendable {
   /// hooks dropped (they hold controllers).
   func tearDown() async {
     for controller in controllers { controller.armed.withLock { $0 = nil } }
-    for window in windows + hop.windows { try? await window.tearDown() }
+    for window in windows + hop.windows + presentation.windows { try? await window.tearDown() }
     await bulk.tearDown()
     for container in navigations as [any ViewController] + tabs + splits { await container.tearDown() }
     for controller in controllers { await controller.tearDown() }

@@ -425,3 +425,161 @@ struct InteractiveDismissalTests {
     withExtendedLifetime(window) {}
   }
 }
+
+/// P5, P6: an interactive dismissal waits on its presenter's queue; if the
+/// sheet meanwhile left that presenter and another presented it, it is
+/// refused (it would act on the other presenter's chain outside that
+/// presenter's queue).
+@Suite(.timeLimit(.minutes(1)))
+struct InteractiveDismissalQueueTests {
+  /// P, a window's root, presents S (with `style`), whose child C presents
+  /// F `.fullScreen`: S's layer is off screen. The log is emptied.
+  private func coveredPresentation(_ f: Fixture, style: PresentationStyle) async throws
+    -> (Window, RecordingController, RecordingController, RecordingController, RecordingController)
+  {
+    let p = f.controller("P"), s = f.controller("S"), c = f.controller("C"), full = f.controller("F")
+    let window = makeWindow(clock: ManualClock())
+    try await window.setRootViewController(p)
+    try await f.install(c, in: s)
+    try await p.present(s, style: style, animated: false)
+    try await c.present(full, style: .fullScreen, animated: false)
+    _ = f.log.take()
+    return (window, p, s, c, full)
+  }
+
+  @Test func anInteractiveDismissalWhoseSheetMovedToAnotherPresenterMeanwhileIsRefused_P5_P6() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), q = f.controller("Q"), s = f.controller("S")
+    let first = makeWindow(clock: ManualClock()), second = makeWindow(clock: ManualClock())
+    try await first.setRootViewController(p)
+    try await second.setRootViewController(q)
+    try await p.present(s, style: .pageSheet, animated: false)
+    _ = f.log.take()
+    let hold = Gate(), between = Gate()
+    async let held = p.withTransaction { _ in await hold.wait() }
+    await hold.waiters(atLeast: 1)
+    async let dismissed = s.dismiss(animated: false)
+    await p.node.queue.pending(atLeast: 1)
+    async let paused = p.withTransaction { _ in await between.wait() }
+    await p.node.queue.pending(atLeast: 2)
+    let gesture = Task {
+      try await s.interactiveDismiss { progress in
+        progress.update(1)
+        return .finish
+      }
+    }
+    await p.node.queue.pending(atLeast: 3)
+    hold.open()
+    _ = try await held.value
+    _ = try await dismissed.value
+    await between.waiters(atLeast: 1)
+    try await q.present(s, style: .formSheet, animated: false)
+    between.open()
+    _ = try await paused.value
+    await #expect(throws: ContainmentError.notADismissibleSheet(s.node.id)) { _ = try await gesture.value.value }
+    #expect(f.log.take() == [
+      "S.viewWillDisappear", "S.viewDidDisappear", "S.viewWillAppear", "S.viewIsAppearing", "S.viewDidAppear",
+    ])
+    #expect(p.presentedViewController == nil && q.presentedViewController === s && s.presentingViewController === q)
+    #expect(s.modalPresentationStyle == .formSheet && s.viewIfLoaded?.window === second)
+    withExtendedLifetime((first, second)) {}
+    #expect(p.checkInvariants().isEmpty && q.checkInvariants().isEmpty)
+  }
+
+  /// P6, A1: a sheet whose layer a `.fullScreen` presentation from its child
+  /// took off screen hears nothing when an interactive dismissal of it is
+  /// cancelled (it did not start on screen, so nothing is reversed).
+  @Test func cancellingAnInteractiveDismissalOfACoveredSheetDeliversNothing_P6() async throws {
+    let f = Fixture()
+    let (window, p, s, c, full) = try await coveredPresentation(f, style: .pageSheet)
+    let outcome = try await s.interactiveDismiss { progress in
+      progress.update(0)
+      return .cancel
+    }.value
+    #expect(outcome == .cancelled)
+    #expect(f.log.take() == [])
+    #expect(s.node.appearanceState == .disappeared && c.node.appearanceState == .disappeared)
+    #expect(s.presentingViewController === p && full.presentingViewController === c)
+    withExtendedLifetime(window) {}
+    #expect(p.checkInvariants(quiescent: true).isEmpty)
+  }
+
+  /// P4, §10: replacing a window's root takes every presentation in the
+  /// window along, also a chain whose top a `.fullScreen` presentation from
+  /// the top's own child took off screen.
+  @Test func replacingTheRootTakesAlongAChainWhoseTopIsCovered_P4() async throws {
+    let f = Fixture()
+    let (window, p, s, c, full) = try await coveredPresentation(f, style: .pageSheet)
+    try await window.setRootViewController(nil)
+    #expect(f.log.take() == ["F.viewWillDisappear", "P.viewWillDisappear", "F.viewDidDisappear", "P.viewDidDisappear"])
+    #expect(p.presentedViewController == nil && s.presentingViewController == nil)
+    #expect(c.presentedViewController == nil && full.presentingViewController == nil)
+    #expect(window.rootView.subviews.isEmpty)
+    #expect(p.checkInvariants().isEmpty && s.checkInvariants().isEmpty && full.checkInvariants().isEmpty)
+  }
+
+  /// P4, P1: a controller dismissed while a `.fullScreen` presentation from
+  /// its child covers it, then presented in another window, stays there when
+  /// that full-screen presentation is dismissed later (it covers it no more).
+  @Test func aCoveredLayerThatLeftIsNotBroughtBackByALaterDismissal_P4() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), q = f.controller("Q"), s = f.controller("S"), c = f.controller("C"), full = f.controller("F")
+    let first = makeWindow(clock: ManualClock()), second = makeWindow(clock: ManualClock())
+    try await first.setRootViewController(p)
+    try await second.setRootViewController(q)
+    try await f.install(c, in: s)
+    try await p.present(s, style: .pageSheet, animated: false)
+    try await c.present(full, style: .fullScreen, animated: false)
+    try await p.dismiss(animated: false)
+    try await q.present(s, style: .formSheet, animated: false)
+    _ = f.log.take()
+    try await c.dismiss(animated: false)
+    #expect(f.log.take() == ["F.viewWillDisappear", "F.viewDidDisappear"])
+    #expect(s.viewIfLoaded?.window === second && s.presentingViewController === q && full.presentingViewController == nil)
+    #expect(first.rootView.subviews.count == 1)
+    #expect(p.checkInvariants().isEmpty && q.checkInvariants(quiescent: true).isEmpty)
+  }
+
+  /// P1, P4: the layer a `.fullScreen` presentation took off screen comes
+  /// back when it is dismissed, also if a `.fullScreen` presentation from its
+  /// own child has taken the dismissed controller itself off screen.
+  @Test func dismissingACoveredFullScreenPresentationBringsBackTheLayerItCovered_P1_P4() async throws {
+    let f = Fixture()
+    let (window, p, s, c, full) = try await coveredPresentation(f, style: .fullScreen)
+    try await p.dismiss(animated: false)
+    #expect(f.log.take() == ["P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear"])
+    #expect(p.viewIfLoaded?.window === window && p.node.appearanceState == .appeared)
+    #expect(p.presentedViewController == nil && s.presentingViewController == nil && full.presentingViewController === c)
+    #expect(p.checkInvariants(quiescent: true).isEmpty)
+  }
+
+  /// §10, §8: a presented controller cannot become a window's root: a typed
+  /// error, and nothing changes.
+  @Test func aPresentedControllerCannotBecomeAWindowsRoot_P8() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), s = f.controller("S")
+    let first = makeWindow(clock: ManualClock()), second = makeWindow(clock: ManualClock())
+    try await first.setRootViewController(p)
+    try await p.present(s, style: .pageSheet, animated: false)
+    _ = f.log.take()
+    await #expect(throws: ContainmentError.alreadyPresented(s.node.id)) { try await second.setRootViewController(s) }
+    #expect(f.log.take() == [])
+    #expect(second.rootViewController == nil && s.presentingViewController === p && s.viewIfLoaded?.window === first)
+    #expect(p.checkInvariants(quiescent: true).isEmpty)
+  }
+
+  /// §8: presenting itself is refused also for a controller in no window
+  /// (a tree of its own): the request must not wait for its own tree.
+  @Test func presentingItselfOutsideAWindowIsRefusedWithoutWaiting_P8() async throws {
+    let f = Fixture()
+    let p = f.controller("P")
+    let c = f.controller("C")
+    try await f.install(c, in: p)
+    _ = f.log.take()
+    await #expect(throws: ContainmentError.cannotPresentSelf(p.node.id)) { try await p.present(p, animated: false) }
+    await #expect(throws: ContainmentError.hasParent(c.node.id)) { try await p.present(c, animated: false) }
+    #expect(f.log.take() == [])
+    #expect(p.presentedViewController == nil && p.presentingViewController == nil)
+    #expect(p.checkInvariants(quiescent: true).isEmpty)
+  }
+}

@@ -245,6 +245,16 @@ public final class ControllerNode: @unchecked Sendable {
     if let position = _cachedPosition { HierarchyExclusion._treeChanged(from: position.treeSlot, to: hierarchy) }
     _presenting = nil
     _presentationStyle = nil
+    // A `.fullScreen` presentation from inside this tree that took its layer
+    // off screen covers it no more: a later dismissal of it must not bring
+    // this view back into its window (this controller may be shown elsewhere).
+    if let view = _view {
+      var stack = _children
+      while let next = stack.popLast() {
+        if let presented = next.node._presented, presented.node._coveredLayer?.view === view { presented.node._coveredLayer = nil }
+        stack += next.node._children
+      }
+    }
     _invalidatePositions()
   }
 

@@ -33,8 +33,9 @@ extension ViewController {
   /// from other tasks or from `driver`, wait until the gesture ends.
   ///
   /// Throws ``ContainmentError/notADismissibleSheet(_:)`` if this controller
-  /// is not presented as a sheet or presents something itself; then nothing
-  /// changes.
+  /// is not presented as a sheet or presents something itself, when called
+  /// or when its turn comes (it was dismissed meanwhile, or another
+  /// controller presents it now); then nothing changes.
   @discardableResult
   public nonisolated func interactiveDismiss(
     _ driver: @escaping @Sendable (InteractiveDismissalProgress) async throws -> InteractiveDecision
@@ -43,7 +44,7 @@ extension ViewController {
       try _dismissibleSheetPresenter()
     }
     return try await Transaction.perform(on: .controller(presenter)) { context in
-      try await self.runInteractiveDismissal(driver, context: context)
+      try await self.runInteractiveDismissal(driver, on: presenter, context: context)
     }
   }
 
@@ -56,12 +57,19 @@ extension ViewController {
     return presenter
   }
 
+  /// Runs on `queued`'s queue: refused if this controller is no longer a
+  /// dismissible sheet presented by `queued` (it left while the request
+  /// waited, and another controller may present it now: its chain is not
+  /// this queue's to change).
   nonisolated func runInteractiveDismissal(
     _ driver: @escaping @Sendable (InteractiveDismissalProgress) async throws -> InteractiveDecision,
+    on queued: any ViewController,
     context: TransactionContext
   ) async throws -> TransitionOutcome {
     let (presenter, delegate) = try TreeLock.withLock { () throws -> (any ViewController, (any PresentationControllerDelegate)?) in
-      (try _dismissibleSheetPresenter(), node._presentationDelegate)
+      let presenter = try _dismissibleSheetPresenter()
+      guard presenter === queued else { throw ContainmentError.notADismissibleSheet(node.id) }
+      return (presenter, node._presentationDelegate)
     }
     var refused = isModalInPresentation
     if !refused, let delegate {
@@ -73,12 +81,12 @@ extension ViewController {
     }
 
     var start = AppearancePass(animated: true)
-    let environment = TreeLock.withLock { () -> ContainmentEnvironment in
+    // Off screen (a `.fullScreen` presentation from a child covers it), it hears nothing, either way.
+    let (environment, onScreen) = TreeLock.withLock { () -> (ContainmentEnvironment, Bool) in
       node._isBeingDismissed = true
-      if node._view?._window() != nil {
-        start._begin(AppearancePass._forwardingTargets(from: self), isAppearing: false)
-      }
-      return node._resolvedEnvironment()
+      let onScreen = node._view?._window() != nil
+      if onScreen { start._begin(AppearancePass._forwardingTargets(from: self), isAppearing: false) }
+      return (node._resolvedEnvironment(), onScreen)
     }
     await start.deliverWill(in: context)
     if let delegate { await askDelegate(in: context) { await delegate.presentationControllerWillDismiss(self) } }
@@ -106,7 +114,7 @@ extension ViewController {
     var back = AppearancePass(animated: true)
     TreeLock.withLock {
       node._isBeingDismissed = false
-      back._begin(AppearancePass._forwardingTargets(from: self), isAppearing: true)
+      if onScreen { back._begin(AppearancePass._forwardingTargets(from: self), isAppearing: true) }
     }
     await back.deliverWill(in: context)
     // The reversal shares the start's nesting level: ending it delivers the

@@ -160,7 +160,9 @@ extension ViewController {
         leaving._begin(AppearancePass._forwardingTargets(from: top), isAppearing: false)
       }
       var layer: View?
-      if let covered = first.node._coveredLayer, let window {
+      // The top may be off screen itself (a `.fullScreen` presentation from
+      // its child covers it): the layer returns to the window its tree is in.
+      if let covered = first.node._coveredLayer, let window = window ?? covered.view._owner?.node._hostingWindow() {
         window.rootView._link(covered.view, at: min(covered.index, window.rootView._subviews.count))
         returning._begin(AppearancePass._forwardingTargets(in: covered.view), isAppearing: true)
         layer = covered.view

@@ -79,7 +79,8 @@ public final class Window: @unchecked Sendable {
   /// waiting). Throws ``ContainmentError/windowTornDown`` after the window's
   /// teardown, ``ContainmentError/tornDown(_:)`` if `controller`'s tree was
   /// torn down, ``ContainmentError/hasParent(_:)`` if `controller` is a
-  /// child of some container; then nothing changes.
+  /// child of some container, ``ContainmentError/alreadyPresented(_:)`` if it
+  /// is presented (§10); then nothing changes.
   @discardableResult
   public func setRootViewController(_ controller: (any ViewController)?, animated: Bool = false) async throws
     -> TransactionHandle<Void>
@@ -99,6 +100,7 @@ public final class Window: @unchecked Sendable {
       if let controller {
         if controller.node._isTornDown { throw ContainmentError.tornDown(controller.node.id) }
         if controller.node._parent != nil { throw ContainmentError.hasParent(controller.node.id) }
+        if controller.node._presenting != nil { throw ContainmentError.alreadyPresented(controller.node.id) }
         if controller.node._departure != nil || controller.node._reservation != nil {
           throw ContainmentError.childInFlight(controller.node.id)
         }
@@ -117,12 +119,20 @@ public final class Window: @unchecked Sendable {
           presented.node._view?._unlink()
         }
         var all: [any ViewController] = []
-        for presented in layers {
-          var current: (any ViewController)? = presented
-          while let controller = current, controller.node._presenting != nil, !all.contains(where: { $0 === controller }) {
-            all.append(controller)
-            current = controller.node._presenting
+        var frontier = layers
+        while !frontier.isEmpty {
+          // A presented layer off screen (covered by a `.fullScreen`
+          // presentation from its own child) is in this window too.
+          var covered: [any ViewController] = []
+          for presented in frontier {
+            var current: (any ViewController)? = presented
+            while let controller = current, controller.node._presenting != nil, !all.contains(where: { $0 === controller }) {
+              all.append(controller)
+              if let owner = controller.node._coveredLayer?.view._owner, owner.node._presenting != nil { covered.append(owner) }
+              current = controller.node._presenting
+            }
           }
+          frontier = covered
         }
         return all
       }
