@@ -109,9 +109,9 @@ extension Model {
   }
 
   /// `presented` leaves its presenter, which hears `dismissed`.
-  private mutating func detachPresented(_ presented: Int) {
+  private mutating func detachPresented(_ presented: Int, reason: RemovalReason = .dismissed) {
     guard let presenter = nodes[presented].presentation.presenting else { return }
-    emit(presenter, .dismissed(ids[presented], style: nodes[presented].presentation.style ?? .pageSheet))
+    emit(presenter, .dismissed(ids[presented], style: nodes[presented].presentation.style ?? .pageSheet, reason: reason))
     nodes[presenter].presentation.presented = nil
     nodes[presented].presentation = ModelPresentation()
     // What its children present full screen covers it no more (`_detachPresented`).
@@ -162,7 +162,7 @@ extension Model {
       nodes[old].presentation.covered = false
       presentationWindowRoots[window] = nil
       deliverAll(pass)
-      for controller in presented { detachPresented(controller) }
+      for controller in presented { detachPresented(controller, reason: .replaced) }
     }
     guard let root else { return }
     nodes[root].isWindowRoot = true
