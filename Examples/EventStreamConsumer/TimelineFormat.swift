@@ -9,10 +9,14 @@ enum TimelineFormat {
     case .text:
       let time = Self.seconds(event.timestamp)
       let tx = event.transaction.map { "\($0)" } ?? "-"
-      return "\(time)  \(Self.pad(event.path, 18)) \(Self.pad(event.kind.name, 32)) \(Self.pad(tx, 6)) \(Self.detail(event.kind))"
+      return
+        "\(time)  \(Self.pad(event.path, 18)) \(Self.pad(event.kind.name, 32)) \(Self.pad(tx, 6)) \(Self.detail(event.kind))"
     case .json:
       var fields: [(String, String)] = [
-        ("t", String(Double(event.timestamp.components.seconds) + Double(event.timestamp.components.attoseconds) / 1e18)),
+        (
+          "t",
+          String(Double(event.timestamp.components.seconds) + Double(event.timestamp.components.attoseconds) / 1e18)
+        ),
         ("seq", String(event.sequenceNumber)),
         ("controller", Self.quote(event.controller.description)),
         ("name", Self.quote(event.name)),

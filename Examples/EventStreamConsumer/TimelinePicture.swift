@@ -16,19 +16,27 @@ struct TimelinePicture {
     func x(_ index: Int) -> Double { left + Double(index) * step + step / 2 }
     func y(_ path: String) -> Double { top + Double(lanes.firstIndex(of: path) ?? 0) * laneHeight + laneHeight / 2 }
 
-    var out = #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" font-family="monospace" font-size="11">"#
+    var out =
+      #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" font-family="monospace" font-size="11">"#
     out += "\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>"
-    out += "\n<text x=\"8\" y=\"18\" font-size=\"13\">Containment lifecycle timeline (x: event order; bands: transactions)</text>"
+    out +=
+      "\n<text x=\"8\" y=\"18\" font-size=\"13\">Containment lifecycle timeline (x: event order; bands: transactions)</text>"
     // transaction bands
     var spans: [(TransactionID, Int, Int)] = []
     for (index, event) in events.enumerated() {
       guard let tx = event.transaction else { continue }
-      if let last = spans.indices.last, spans[last].0 == tx { spans[last].2 = index } else { spans.append((tx, index, index)) }
+      if let last = spans.indices.last, spans[last].0 == tx {
+        spans[last].2 = index
+      } else {
+        spans.append((tx, index, index))
+      }
     }
     for (number, span) in spans.enumerated() {
       let fill = number % 2 == 0 ? "#e8f0fe" : "#fef3e0"
-      out += "\n<rect x=\"\(x(span.1) - step / 2)\" y=\"\(top - 4)\" width=\"\(Double(span.2 - span.1 + 1) * step)\" height=\"\(Double(lanes.count) * laneHeight + 8)\" fill=\"\(fill)\"><title>\(span.0)</title></rect>"
-      out += "\n<text x=\"\(x(span.1) - step / 2 + 1)\" y=\"\(height - 8)\" font-size=\"9\" fill=\"#555\">\(span.0)</text>"
+      out +=
+        "\n<rect x=\"\(x(span.1) - step / 2)\" y=\"\(top - 4)\" width=\"\(Double(span.2 - span.1 + 1) * step)\" height=\"\(Double(lanes.count) * laneHeight + 8)\" fill=\"\(fill)\"><title>\(span.0)</title></rect>"
+      out +=
+        "\n<text x=\"\(x(span.1) - step / 2 + 1)\" y=\"\(height - 8)\" font-size=\"9\" fill=\"#555\">\(span.0)</text>"
     }
     // lanes
     for lane in lanes {
@@ -38,7 +46,8 @@ struct TimelinePicture {
     // marks
     for (index, event) in events.enumerated() {
       let color = Self.color(event.kind)
-      out += "\n<circle cx=\"\(x(index))\" cy=\"\(y(event.path))\" r=\"5\" fill=\"\(color)\"><title>\(Self.escape("\(TimelineFormat.seconds(event.timestamp)) \(event.path) \(event.kind.name) \(TimelineFormat.detail(event.kind))"))</title></circle>"
+      out +=
+        "\n<circle cx=\"\(x(index))\" cy=\"\(y(event.path))\" r=\"5\" fill=\"\(color)\"><title>\(Self.escape("\(TimelineFormat.seconds(event.timestamp)) \(event.path) \(event.kind.name) \(TimelineFormat.detail(event.kind))"))</title></circle>"
     }
     out += "\n</svg>\n"
     return out

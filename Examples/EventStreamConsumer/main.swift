@@ -1,9 +1,9 @@
 import Containment
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 // event-stream-consumer: builds a small tree, subscribes to its tree-wide

@@ -9,9 +9,9 @@
 //   swift run two-tab --concurrent 1000  fires 1000 taps from 1000 tasks at once and checks the result
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 import Containment
 
@@ -34,12 +34,16 @@ actor Page: ViewController {
   private static func name(_ parent: (any ViewController)?) -> String { parent?.node.name ?? "nil" }
 
   private func will(_ appearing: Bool) {
-    if pending != nil || visible == appearing { problems.append("\(appearing ? "willAppear" : "willDisappear") out of turn") }
+    if pending != nil || visible == appearing {
+      problems.append("\(appearing ? "willAppear" : "willDisappear") out of turn")
+    }
     pending = appearing ? "appear" : "disappear"
   }
 
   private func did(_ appearing: Bool) {
-    if pending != (appearing ? "appear" : "disappear") { problems.append("\(appearing ? "didAppear" : "didDisappear") out of turn") }
+    if pending != (appearing ? "appear" : "disappear") {
+      problems.append("\(appearing ? "didAppear" : "didDisappear") out of turn")
+    }
     pending = nil
     visible = appearing
   }
@@ -156,7 +160,9 @@ func runScript() async throws {
 
   print("start-up:")
   try await window.setRootViewController(container)
-  let script: [(TwoTabContainer.Button, animated: Bool)] = [(.second, false), (.first, true), (.first, false), (.second, true)]
+  let script: [(TwoTabContainer.Button, animated: Bool)] = [
+    (.second, false), (.first, true), (.first, false), (.second, true),
+  ]
   for (button, animated) in script {
     print("tap \(button)\(animated ? " (animated)" : ""):")
     try await container.tap(button, animated: animated)
@@ -213,8 +219,12 @@ func runConcurrent(_ count: Int) async throws -> Int {
 
   let active = await container.active
   let children = container.children
-  if children.count != 1 || children.first !== active { violations.append("children \(children.map(\.node.name)), active \(active?.node.name ?? "none")") }
-  if let active, active.viewIfLoaded?.window !== window { violations.append("the active child is not installed on screen") }
+  if children.count != 1 || children.first !== active {
+    violations.append("children \(children.map(\.node.name)), active \(active?.node.name ?? "none")")
+  }
+  if let active, active.viewIfLoaded?.window !== window {
+    violations.append("the active child is not installed on screen")
+  }
   for page in [first, second] where await !page.isBalanced(visible: page === active) {
     violations.append("\(page.node.name): appearance hooks unbalanced: \(await page.problems.prefix(3))")
   }
@@ -242,14 +252,18 @@ func runConcurrent(_ count: Int) async throws -> Int {
       current = id
     }
   }
-  if log.contains(where: { if case .lagged = $0.kind { true } else { false } }) { violations.append("the event log lagged") }
+  if log.contains(where: { if case .lagged = $0.kind { true } else { false } }) {
+    violations.append("the event log lagged")
+  }
   for violation in violations.prefix(20) { print("  violation: \(violation)") }
   return violations.count
 }
 
 let arguments = CommandLine.arguments.dropFirst()
 if let flag = arguments.firstIndex(of: "--concurrent") {
-  guard arguments.index(after: flag) < arguments.endIndex, let count = Int(arguments[arguments.index(after: flag)]), count > 0 else {
+  guard arguments.index(after: flag) < arguments.endIndex, let count = Int(arguments[arguments.index(after: flag)]),
+    count > 0
+  else {
     print("usage: two-tab [--concurrent N]")
     exit(2)
   }

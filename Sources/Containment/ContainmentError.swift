@@ -66,7 +66,8 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
   public var description: String {
     switch self {
     case .cannotAddSelfAsChild(let id): "cannot add \(id) as a child of itself"
-    case .wouldCreateCycle(let child, let parent): "adding \(child) to \(parent) would create a cycle: \(child) is an ancestor of \(parent)"
+    case .wouldCreateCycle(let child, let parent):
+      "adding \(child) to \(parent) would create a cycle: \(child) is an ancestor of \(parent)"
     case .alreadyChild(let child, let parent): "\(child) is already a child of \(parent)"
     case .hasParent(let id): "\(id) is a child of a container"
     case .alreadyInWindow(let id): "\(id) is already the root of another window"
@@ -85,13 +86,15 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
     case .foreignView: "the view belongs to a controller that is not a child of this container"
     case .tornDown(let id): "\(id) was torn down"
     case .windowTornDown: "the window was torn down"
-    case .batchNeedsManualForwarding(let id): "\(id) forwards appearance automatically; appearance batches need manual forwarding"
+    case .batchNeedsManualForwarding(let id):
+      "\(id) forwards appearance automatically; appearance batches need manual forwarding"
     case .cannotPresentSelf(let id): "\(id) cannot present itself"
     case .alreadyPresented(let id): "\(id) is already presented or shown as a window's root"
     case .presenterNotInWindow(let id): "\(id) is not in a window, so it cannot present"
     case .alreadyPresenting(let presenter, let presented): "\(presenter) already presents \(presented)"
     case .notADismissibleSheet(let id): "\(id) is not a sheet on top of its presentation chain"
-    case .awaitingOwnTransaction(let id): "awaiting transaction \(id) from inside the transaction it is queued behind would never finish"
+    case .awaitingOwnTransaction(let id):
+      "awaiting transaction \(id) from inside the transaction it is queued behind would never finish"
     }
   }
 }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// Runs the selected groups in order and collects the report. Runs on the
@@ -54,7 +54,8 @@ struct BenchRunner: Sendable {
   static func machineState() -> MachineState {
     var loads = [Double](repeating: 0, count: 3)
     let count = getloadavg(&loads, 3)
-    return MachineState(cores: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), load: count > 0 ? Array(loads.prefix(Int(count))) : [])
+    return MachineState(
+      cores: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), load: count > 0 ? Array(loads.prefix(Int(count))) : [])
   }
 
   /// A line on standard error, so that standard output holds only the result.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 // containment-bench: the cost of every runtime operation against Swift's own
@@ -23,7 +23,8 @@ do {
 }
 
 #if DEBUG
-BenchRunner.progress("warning: debug build; figures are meaningless. Use: swift build -c release --product containment-bench")
+  BenchRunner.progress(
+    "warning: debug build; figures are meaningless. Use: swift build -c release --product containment-bench")
 #endif
 
 let report = await BenchRunner(options: options).run()

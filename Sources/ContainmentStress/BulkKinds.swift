@@ -80,7 +80,9 @@ final class BulkTrees: Sendable {
     var references = [WeakReference(window, label: "bulk window")]
     for controller in [root, navigation, stackRoot, wide] as [any ViewController] {
       references.append(WeakReference(controller, label: controller.node.name))
-      if let view = controller.viewIfLoaded { references.append(WeakReference(view, label: "\(controller.node.name).view")) }
+      if let view = controller.viewIfLoaded {
+        references.append(WeakReference(view, label: "\(controller.node.name).view"))
+      }
     }
     return references
   }
@@ -126,9 +128,15 @@ struct DeepStackKind: OperationKind {
     }
     if navigation.viewControllers.count != 1 {
       if result == .succeeded {
-        run.report(Finding(category: .invariant, message: "the bulk stack kept \(navigation.viewControllers.count) controllers after going back to its root"))
+        run.report(
+          Finding(
+            category: .invariant,
+            message: "the bulk stack kept \(navigation.viewControllers.count) controllers after going back to its root")
+        )
       }
-      do { try await navigation.setViewControllers([bulk.stackRoot], animated: false) } catch { result = outcome(of: error) }
+      do { try await navigation.setViewControllers([bulk.stackRoot], animated: false) } catch {
+        result = outcome(of: error)
+      }
     }
     return result
   }
@@ -162,7 +170,9 @@ struct WideContainerKind: OperationKind {
         for slice in 0..<4 {
           group.addTask {
             for position in stride(from: slice, to: count, by: 4) {
-              do { try await body(position, children[position]) } catch { failures.withLock { $0.append(outcome(of: error)) } }
+              do { try await body(position, children[position]) } catch {
+                failures.withLock { $0.append(outcome(of: error)) }
+              }
               run.tick()
             }
           }
@@ -197,7 +207,10 @@ struct WideContainerKind: OperationKind {
     let left = wide.children.count
     let failed = failures.withLock { $0 }
     if left != 0 {
-      if failed.isEmpty { run.report(Finding(category: .invariant, message: "the wide container kept \(left) children after they all left")) }
+      if failed.isEmpty {
+        run.report(
+          Finding(category: .invariant, message: "the wide container kept \(left) children after they all left"))
+      }
       do { try await wide.changeChildren(ChildrenChange(children: [], shown: [any ViewController]())) } catch {}
     }
     return failed.first ?? .succeeded

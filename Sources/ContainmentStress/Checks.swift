@@ -91,7 +91,8 @@ struct Checks {
     case .childAdded(let child): "childAdded(\(history.name(child)))"
     case .childRemoved(let child, let reason): "childRemoved(\(history.name(child)), \(reason))"
     case .transitionBegan(let from, let to, _): "transitionBegan(\(history.name(from))->\(history.name(to)))"
-    case .transitionEnded(let from, let to, let outcome): "transitionEnded(\(history.name(from))->\(history.name(to)), \(outcome))"
+    case .transitionEnded(let from, let to, let outcome):
+      "transitionEnded(\(history.name(from))->\(history.name(to)), \(outcome))"
     case .batchCommitted(let d, let a):
       "batchCommitted(-[\(d.map { history.name($0) }.joined(separator: ","))] +[\(a.map { history.name($0) }.joined(separator: ","))])"
     case .viewWillAppear(let animated): "viewWillAppear\(animated ? "(animated)" : "")"
@@ -116,20 +117,25 @@ struct Checks {
     for marker in history.recorderMarkers { fail(.subscriber, "a recorder (unbounded buffer) saw \(marker)") }
     for (index, events) in history.events.enumerated() {
       for (position, event) in events.enumerated() where event.sequenceNumber != nextSequence[index] + position {
-        fail(.subscriber, "\(history.name(index)): recorder event \(nextSequence[index] + position) carries sequence number \(event.sequenceNumber)")
+        fail(
+          .subscriber,
+          "\(history.name(index)): recorder event \(nextSequence[index] + position) carries sequence number \(event.sequenceNumber)"
+        )
         break
       }
       if let last = events.last { nextSequence[index] = last.sequenceNumber + 1 }
     }
   }
 
-  /// Each controller's hooks, as it recorded them, equal the hook events of its stream (SPEC E3).
+  /// Each controller's hooks, as it recorded them, equal the hook events of its stream (E3).
   private mutating func checkHookLogs() {
     for (index, events) in history.events.enumerated() {
       let streamed = events.map(\.kind).filter(\.isHook)
       let logged = history.hookLogs[index]
       guard streamed != logged else { continue }
-      let at = zip(streamed, logged).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(streamed.count, logged.count)
+      let at =
+        zip(streamed, logged).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(streamed.count, logged.count)
       fail(
         .hookLog,
         "\(history.name(index)): hook log and event stream differ at hook \(at): stream has \(streamed.count) hooks (\(streamed.dropFirst(at).prefix(3).map(describe))), log has \(logged.count) (\(logged.dropFirst(at).prefix(3).map(describe)))"
@@ -141,7 +147,7 @@ struct Checks {
 
   /// Every controller's hook sequence is well formed: one `viewDidLoad`, first;
   /// `willMove(P)` only while detached, `didMove(P)` only after `willMove(P)`;
-  /// appearance hooks follow the state machine of SPEC §3 (no did without its
+  /// appearance hooks follow the state machine of §3 (no did without its
   /// will, `viewIsAppearing` once per appearance, between will and did).
   private mutating func checkGrammar() {
     for (index, events) in history.events.enumerated() where !grammarBroken.contains(index) {
@@ -151,7 +157,10 @@ struct Checks {
           let context = events[max(0, position - 5)...position].map(describe).joined(separator: ", ")
           let after = events[(position + 1)..<min(events.count, position + 4)].map(describe).joined(separator: ", ")
           let nearby = events[max(0, position - 5)..<min(events.count, position + 6)].compactMap(\.transaction)
-          fail(.grammar, "\(history.name(index)): \(problem) at event \(position); events up to it: \(context); then: \(after)", operations: operations(of: nearby))
+          fail(
+            .grammar,
+            "\(history.name(index)): \(problem) at event \(position); events up to it: \(context); then: \(after)",
+            operations: operations(of: nearby))
           break
         }
       }
@@ -162,10 +171,11 @@ struct Checks {
     Array(Set(transactions.compactMap { history.registered[$0]?.operation })).sorted()
   }
 
-  /// Strangers are never attached: after setup they may only report unbalanced calls made from outside (SPEC A4).
+  /// Strangers are never attached: after setup they may only report unbalanced calls made from outside (A4).
   private mutating func checkStrangers() {
     for stranger in history.strangers {
-      for event in history.events[stranger] where event.timestamp >= history.replayStart && event.timestamp < history.replayEnd {
+      for event in history.events[stranger]
+      where event.timestamp >= history.replayStart && event.timestamp < history.replayEnd {
         if case .unbalancedAppearanceTransition(.endWithoutBegin) = event.kind, event.transaction == nil { continue }
         fail(.unexplained, "stranger \(history.name(stranger)) got \(describe(event))")
         break
@@ -173,7 +183,7 @@ struct Checks {
     }
   }
 
-  // MARK: Linearizability (SPEC R4)
+  // MARK: Linearizability (R4)
 
   private struct Observed {
     var id: TransactionID
@@ -191,8 +201,8 @@ struct Checks {
   /// the final model with the runtime's final trees.
   private mutating func checkLinearizability() {
     // Each controller has two lanes: the events of its own container
-    // transactions (SPEC R1: they never interleave), and the hooks delivered
-    // to it by its parent's or an ancestor's transactions (SPEC R4).
+    // transactions (R1: they never interleave), and the hooks delivered
+    // to it by its parent's or an ancestor's transactions (R4).
     // Trait changes (window transactions) are replayed only where they matter,
     // on the split columns (ContainerKinds.swift); elsewhere they change nothing
     // the model holds and are left out.
@@ -215,7 +225,9 @@ struct Checks {
       var seen: [TransactionID: Int] = [:]
       let outside = events.filter { $0.transaction == nil }
       if let first = outside.first {
-        fail(.unexplained, "\(laneName(lane)): \(outside.count) event(s) happened outside any transaction, first \(describe(first))")
+        fail(
+          .unexplained,
+          "\(laneName(lane)): \(outside.count) event(s) happened outside any transaction, first \(describe(first))")
         problems += outside.count
       }
       for (position, event) in events.enumerated() {
@@ -254,7 +266,9 @@ struct Checks {
         entry.operation = traitFlip(causing: split, at: entry.first)
       } else if let position = unidentified.firstIndex(where: { request in
         request.start <= entry.first && entry.last <= request.end
-          && entry.ranges[request.first * 2].map { streams[request.first * 2]![$0].first?.kind == .viewWillDisappear(animated: true) } == true
+          && entry.ranges[request.first * 2].map {
+            streams[request.first * 2]![$0].first?.kind == .viewWillDisappear(animated: true)
+          } == true
       }) {
         entry.steps = unidentified[position].steps
         entry.operation = unidentified[position].operation
@@ -274,20 +288,27 @@ struct Checks {
       if let watched, watched.1 != true { continue }
       if let window = registered.window, let key = registered.steps.compactMap(\.containerKey).first {
         // An eventless reorder (setStack, setTabs): replayed at its place in time.
-        silent.append(Silent(id: id, steps: registered.steps, key: key, window: window, operation: registered.operation))
+        silent.append(
+          Silent(id: id, steps: registered.steps, key: key, window: window, operation: registered.operation))
         continue
       }
       if registered.steps.allSatisfy(\.mayLeaveNoEvent) { continue }  // popTo the top, re-selecting the selected tab...
-      fail(.linearizability, "request \(id) [\(opSummary(id))] completed but left no events", operations: [registered.operation])
+      fail(
+        .linearizability, "request \(id) [\(opSummary(id))] completed but left no events",
+        operations: [registered.operation])
       problems += 1
     }
     guard problems == 0 else {
-      fail(.linearizability, "replay skipped: \(problems) transaction(s) interleave with others or are unexplained, so no sequential order can produce the streams")
+      fail(
+        .linearizability,
+        "replay skipped: \(problems) transaction(s) interleave with others or are unexplained, so no sequential order can produce the streams"
+      )
       resynchronize()
       return
     }
     let sorted = silent.sorted { ($0.window.upperBound, $0.id) < ($1.window.upperBound, $1.id) }
-    guard let replayed = replay(observed: observed, streams: streams, silent: sorted), compareTrees(with: replayed) else {
+    guard let replayed = replay(observed: observed, streams: streams, silent: sorted), compareTrees(with: replayed)
+    else {
       resynchronize()
       return
     }
@@ -322,18 +343,23 @@ struct Checks {
 
   private func opSummary(_ id: TransactionID) -> String {
     guard let registered = history.registered[id] else { return "move removal or unknown" }
-    let summary = history.records.first { $0.operation.id == registered.operation }?.summary ?? "op \(registered.operation)"
+    let summary =
+      history.records.first { $0.operation.id == registered.operation }?.summary ?? "op \(registered.operation)"
     return "\(summary) as \(registered.steps.map { describe($0) }.joined(separator: "; "))"
   }
 
   /// A `remove` whose parent was unknown when it was asked: the parent that
   /// reported the removal. A split layout: the size class it read.
   private func resolve(_ step: ModelStep, in entry: Observed, streams: [Int: [LifecycleEvent]]) -> ModelStep {
-    if case .split(let tree, let showing, nil) = step { return .split(tree: tree, showing: showing, compact: isCompact(tree: tree, at: entry.first)) }
+    if case .split(let tree, let showing, nil) = step {
+      return .split(tree: tree, showing: showing, compact: isCompact(tree: tree, at: entry.first))
+    }
     guard case .remove(let parent, let child) = step, parent < 0 else { return step }
     for (lane, range) in entry.ranges where lane % 2 == 1 {
       for event in streams[lane]![range] {
-        if case .childRemoved(let id, _) = event.kind, id == history.ids[child] { return .remove(parent: lane / 2, child: child) }
+        if case .childRemoved(let id, _) = event.kind, id == history.ids[child] {
+          return .remove(parent: lane / 2, child: child)
+        }
       }
     }
     return step
@@ -361,7 +387,8 @@ struct Checks {
   /// read that change, and one that precedes it did not.
   private func isCompact(tree: Int, at time: Duration) -> Bool {
     var compact = history.initial.compact[tree]
-    for event in history.events[history.roots[tree]] where event.timestamp >= history.replayStart && event.timestamp < time {
+    for event in history.events[history.roots[tree]]
+    where event.timestamp >= history.replayStart && event.timestamp < time {
       if case .traitCollectionDidChange(let traits) = event.kind { compact = traits.horizontalSizeClass == .compact }
     }
     return compact
@@ -374,13 +401,17 @@ struct Checks {
     let initial = history.initial
     guard
       let tree = initial.splitPrimary.indices.first(where: { tree in
-        entry.ranges.keys.allSatisfy { $0 % 2 == 0 && ($0 / 2 == initial.splitPrimary[tree] || $0 / 2 == initial.splitSecondary[tree]) }
+        entry.ranges.keys.allSatisfy {
+          $0 % 2 == 0 && ($0 / 2 == initial.splitPrimary[tree] || $0 / 2 == initial.splitSecondary[tree])
+        }
       }), !entry.ranges.isEmpty
     else { return nil }
     let kinds = entry.ranges.flatMap { streams[$0.key]![$0.value].map(\.kind) }
     var traits: [TraitCollection] = []
     for kind in kinds { if case .traitCollectionDidChange(let value) = kind { traits.append(value) } }
-    if traits.count == kinds.count, let last = traits.last { return .traits(tree: tree, compact: last.horizontalSizeClass == .compact) }
+    if traits.count == kinds.count, let last = traits.last {
+      return .traits(tree: tree, compact: last.horizontalSizeClass == .compact)
+    }
     if traits.isEmpty { return .split(tree: tree, showing: nil, compact: isCompact(tree: tree, at: entry.first)) }
     return nil
   }
@@ -404,7 +435,9 @@ struct Checks {
   }
 
   /// The model after replaying the epoch's transactions, or nil (with a finding) if no order explains them.
-  private mutating func replay(observed: [TransactionID: Observed], streams: [Int: [LifecycleEvent]], silent: [Silent]) -> Model? {
+  private mutating func replay(observed: [TransactionID: Observed], streams: [Int: [LifecycleEvent]], silent: [Silent])
+    -> Model?
+  {
     var silent = silent
     var model = self.model
     var cursor: [Int: Int] = [:]
@@ -424,7 +457,8 @@ struct Checks {
       }
       candidates.sort { ($0.first, $0.id) < ($1.first, $1.id) }
       guard let earliest = candidates.first else {
-        fail(.linearizability, "no transaction can go next: the streams order transactions in a cycle (\(remaining) left)")
+        fail(
+          .linearizability, "no transaction can go next: the streams order transactions in a cycle (\(remaining) left)")
         return nil
       }
       var chosen: (Observed, Model, [TransactionID])?
@@ -437,7 +471,9 @@ struct Checks {
         for request in silent where keys.contains(request.key) && request.window.upperBound < candidate.first {
           attempt.emitted = [:]
           if let problem = applySilently(request, to: &attempt) {
-            if firstMismatch == nil { firstMismatch = "\(request.id) (\(opSummary(request.id))), before \(candidate.id): \(problem)" }
+            if firstMismatch == nil {
+              firstMismatch = "\(request.id) (\(opSummary(request.id))), before \(candidate.id): \(problem)"
+            }
             continue candidates
           }
           placed.append(request.id)
@@ -484,7 +520,9 @@ struct Checks {
     }
     for request in silent {
       if let problem = applySilently(request, to: &model) {
-        fail(.linearizability, "\(request.id) (\(opSummary(request.id))), after every other request: \(problem)", operations: [request.operation])
+        fail(
+          .linearizability, "\(request.id) (\(opSummary(request.id))), after every other request: \(problem)",
+          operations: [request.operation])
         return nil
       }
       counts.replayedTransactions += 1
@@ -501,36 +539,72 @@ struct Checks {
     for (index, node) in history.final.nodes.enumerated() where !history.strangers.contains(index) {
       let expected = model.nodes[index]
       var differences: [String] = []
-      if node.parent != expected.parent { differences.append("parent \(node.parent.map(history.name) ?? "nil") vs model \(expected.parent.map(history.name) ?? "nil")") }
-      if node.children != expected.children { differences.append("children \(node.children.map(history.name)) vs model \(expected.children.map(history.name))") }
-      if node.installed != expected.installed { differences.append("view installed \(node.installed) vs model \(expected.installed)") }
-      if node.appearance.state != expected.appearance.state { differences.append("state \(node.appearance.state) vs model \(expected.appearance.state)") }
+      if node.parent != expected.parent {
+        differences.append(
+          "parent \(node.parent.map(history.name) ?? "nil") vs model \(expected.parent.map(history.name) ?? "nil")")
+      }
+      if node.children != expected.children {
+        differences.append(
+          "children \(node.children.map(history.name)) vs model \(expected.children.map(history.name))")
+      }
+      if node.installed != expected.installed {
+        differences.append("view installed \(node.installed) vs model \(expected.installed)")
+      }
+      if node.appearance.state != expected.appearance.state {
+        differences.append("state \(node.appearance.state) vs model \(expected.appearance.state)")
+      }
       differences += node.presentation.differences(from: expected.presentation, name: history.name)
       if !differences.isEmpty {
-        fail(.linearizability, "at \(format(when.seconds, 3))s: the tree differs from the sequential replay at \(history.name(index)): \(differences.joined(separator: "; "))")
+        fail(
+          .linearizability,
+          "at \(format(when.seconds, 3))s: the tree differs from the sequential replay at \(history.name(index)): \(differences.joined(separator: "; "))"
+        )
       }
     }
     let final = history.final
     if final.hopWindowRoots != model.hopWindowRoots {
-      fail(.linearizability, "at \(format(when.seconds, 3))s: the hop windows' roots are \(final.hopWindowRoots.map { $0.map(history.name) ?? "nil" }), the sequential replay's \(model.hopWindowRoots.map { $0.map(history.name) ?? "nil" })")
+      fail(
+        .linearizability,
+        "at \(format(when.seconds, 3))s: the hop windows' roots are \(final.hopWindowRoots.map { $0.map(history.name) ?? "nil" }), the sequential replay's \(model.hopWindowRoots.map { $0.map(history.name) ?? "nil" })"
+      )
     }
     if final.presentationWindowRoots != model.presentationWindowRoots {
-      fail(.linearizability, "at \(format(when.seconds, 3))s: the presentation windows' roots are \(final.presentationWindowRoots.map { $0.map(history.name) ?? "nil" }), the sequential replay's \(model.presentationWindowRoots.map { $0.map(history.name) ?? "nil" })")
+      fail(
+        .linearizability,
+        "at \(format(when.seconds, 3))s: the presentation windows' roots are \(final.presentationWindowRoots.map { $0.map(history.name) ?? "nil" }), the sequential replay's \(model.presentationWindowRoots.map { $0.map(history.name) ?? "nil" })"
+      )
     }
     for tree in final.stacks.indices where final.stacks[tree] != model.stacks[tree] {
-      fail(.linearizability, "at \(format(when.seconds, 3))s: navigation stack \(tree) is \(final.stacks[tree].map(history.name)), the sequential replay's \(model.stacks[tree].map(history.name))")
+      fail(
+        .linearizability,
+        "at \(format(when.seconds, 3))s: navigation stack \(tree) is \(final.stacks[tree].map(history.name)), the sequential replay's \(model.stacks[tree].map(history.name))"
+      )
     }
     for tree in final.compact.indices {
       if final.compact[tree] != model.compact[tree] {
-        fail(.linearizability, "at \(format(when.seconds, 3))s: window \(tree) is \(final.compact[tree] ? "compact" : "regular"), the sequential replay's \(model.compact[tree] ? "compact" : "regular")")
+        fail(
+          .linearizability,
+          "at \(format(when.seconds, 3))s: window \(tree) is \(final.compact[tree] ? "compact" : "regular"), the sequential replay's \(model.compact[tree] ? "compact" : "regular")"
+        )
       }
-      let describe = { (model: Model) in model.splitCollapsed[tree] ? "collapsed showing \(model.splitShown[tree])" : "expanded" }
-      if final.splitCollapsed[tree] != model.splitCollapsed[tree] || (final.splitCollapsed[tree] && final.splitShown[tree] != model.splitShown[tree]) {
-        fail(.linearizability, "at \(format(when.seconds, 3))s: split \(tree) is \(describe(final)), the sequential replay's \(describe(model))")
+      let describe = { (model: Model) in
+        model.splitCollapsed[tree] ? "collapsed showing \(model.splitShown[tree])" : "expanded"
+      }
+      if final.splitCollapsed[tree] != model.splitCollapsed[tree]
+        || (final.splitCollapsed[tree] && final.splitShown[tree] != model.splitShown[tree])
+      {
+        fail(
+          .linearizability,
+          "at \(format(when.seconds, 3))s: split \(tree) is \(describe(final)), the sequential replay's \(describe(model))"
+        )
       }
     }
-    for tree in final.tabList.indices where final.tabList[tree] != model.tabList[tree] || final.selectedTab[tree] != model.selectedTab[tree] {
-      fail(.linearizability, "at \(format(when.seconds, 3))s: tabs \(tree) are \(final.tabList[tree].map(history.name)) selecting \(final.selectedTab[tree].map(history.name) ?? "nil"), the sequential replay's \(model.tabList[tree].map(history.name)) selecting \(model.selectedTab[tree].map(history.name) ?? "nil")")
+    for tree in final.tabList.indices
+    where final.tabList[tree] != model.tabList[tree] || final.selectedTab[tree] != model.selectedTab[tree] {
+      fail(
+        .linearizability,
+        "at \(format(when.seconds, 3))s: tabs \(tree) are \(final.tabList[tree].map(history.name)) selecting \(final.selectedTab[tree].map(history.name) ?? "nil"), the sequential replay's \(model.tabList[tree].map(history.name)) selecting \(model.selectedTab[tree].map(history.name) ?? "nil")"
+      )
     }
     return findings.count == before
   }
@@ -546,13 +620,17 @@ struct Checks {
     }
     defer { model.emitted = [:] }
     guard model.emitted.values.allSatisfy(\.isEmpty) else {
-      let expected = model.emitted.sorted { $0.key < $1.key }.map { "\(history.name($0.key)): \($0.value.map(describe).joined(separator: ", "))" }
+      let expected = model.emitted.sorted { $0.key < $1.key }.map {
+        "\(history.name($0.key)): \($0.value.map(describe).joined(separator: ", "))"
+      }
       return "succeeded without an event, but the model expects [\(expected.joined(separator: "; "))]"
     }
     return nil
   }
 
-  private func compare(_ emitted: [Int: [LifecycleEvent.Kind]], _ entry: Observed, streams: [Int: [LifecycleEvent]]) -> String? {
+  private func compare(_ emitted: [Int: [LifecycleEvent.Kind]], _ entry: Observed, streams: [Int: [LifecycleEvent]])
+    -> String?
+  {
     var lanes: [Int: [LifecycleEvent.Kind]] = [:]
     for (index, kinds) in emitted {
       for kind in kinds { lanes[index * 2 + (kind.isContainerEvent ? 1 : 0), default: []].append(kind) }
@@ -561,7 +639,8 @@ struct Checks {
       let expected = lanes[lane] ?? []
       let actual = entry.ranges[lane].map { streams[lane]![$0].map(\.kind) } ?? []
       if expected != actual {
-        return "\(laneName(lane)): the model expects [\(expected.map(describe).joined(separator: ", "))] but the runtime did [\(actual.map(describe).joined(separator: ", "))]"
+        return
+          "\(laneName(lane)): the model expects [\(expected.map(describe).joined(separator: ", "))] but the runtime did [\(actual.map(describe).joined(separator: ", "))]"
       }
     }
     return nil
@@ -609,7 +688,9 @@ struct HookGrammar {
       guard link == .detached else { return "willMove(toParent: \(name(parent))) while \(describe(link))" }
       link = .attaching(parent)
     case .didMove(let parent?):
-      guard link == .attaching(parent) || link == .attached(parent) else { return "didMove(toParent: \(name(parent))) while \(describe(link))" }
+      guard link == .attaching(parent) || link == .attached(parent) else {
+        return "didMove(toParent: \(name(parent))) while \(describe(link))"
+      }
       link = .attached(parent)
     case .willMove(nil):
       guard link != .detached, link != .leaving else { return "willMove(toParent: nil) while \(describe(link))" }
@@ -619,11 +700,15 @@ struct HookGrammar {
       link = .detached
     case .viewWillAppear:
       guard loads == 1 else { return "viewWillAppear before viewDidLoad" }
-      guard state == .disappeared || state == .disappearing || (leavesSilently && state == .appeared) else { return "viewWillAppear while \(state)" }
+      guard state == .disappeared || state == .disappearing || (leavesSilently && state == .appeared) else {
+        return "viewWillAppear while \(state)"
+      }
       state = .appearing
       isAppearingSeen = false
     case .viewIsAppearing:
-      guard state == .appearing, !isAppearingSeen else { return "viewIsAppearing while \(state)\(isAppearingSeen ? " (second in one appearance)" : "")" }
+      guard state == .appearing, !isAppearingSeen else {
+        return "viewIsAppearing while \(state)\(isAppearingSeen ? " (second in one appearance)" : "")"
+      }
       isAppearingSeen = true
     case .viewDidAppear:
       guard state == .appearing else { return "viewDidAppear without viewWillAppear (state \(state))" }

@@ -1,6 +1,6 @@
 import Containment
 
-// Built-in containers (SPEC §5, CONTAINERS.md): each tree's root also holds a
+// Built-in containers (§5, CONTAINERS.md): each tree's root also holds a
 // `NavigationController`, a `TabBarController` and a `SplitViewController`.
 // Stack leaves (`V`) move between the navigation stacks of every tree; tab
 // leaves (`T`) join and leave their tree's tab controller (in any order); the
@@ -8,7 +8,7 @@ import Containment
 // collapse and expand it.
 //
 // All of their transactions are replayed on the model like the others:
-// navigation (`Model.changeStack`, `Model.interactivePop`: SPEC N2–N5, N7),
+// navigation (`Model.changeStack`, `Model.interactivePop`: N2–N5, N7),
 // tabs (`Model.switchTab`: B2), and the split (`Model.layoutSplit`: S1, S2).
 // The split's transactions mostly have no handle: a trait flip is a window
 // transaction, and the collapse or expansion is a transaction the split
@@ -31,7 +31,8 @@ extension World {
       }
       try await navigations[tree].setViewControllers([self[stackLeaves[tree * 3]]], animated: false)
       try await tabs[tree].setViewControllers(tabLeaves[tree].map { self[$0] }, selectedIndex: 0)
-      try await splits[tree].setViewControllers(primary: self[splitColumns[tree].primary], secondary: self[splitColumns[tree].secondary])
+      try await splits[tree].setViewControllers(
+        primary: self[splitColumns[tree].primary], secondary: self[splitColumns[tree].secondary])
     }
   }
 
@@ -41,7 +42,8 @@ extension World {
   /// queued behind everything before it.)
   func drainSplits() async {
     for (tree, split) in splits.enumerated() {
-      _ = try? await split.setViewControllers(primary: self[splitColumns[tree].primary], secondary: self[splitColumns[tree].secondary])
+      _ = try? await split.setViewControllers(
+        primary: self[splitColumns[tree].primary], secondary: self[splitColumns[tree].secondary])
     }
   }
 
@@ -95,22 +97,33 @@ final class StackGate: Sendable {
 }
 
 /// Runs `body` inside tree `tree`'s stack gate (`tabs`: its tab gate).
-private func gated(_ run: Run, tree: Int, tabs: Bool = false, exclusive: Bool, _ body: () async -> Outcome) async -> Outcome {
+private func gated(_ run: Run, tree: Int, tabs: Bool = false, exclusive: Bool, _ body: () async -> Outcome) async
+  -> Outcome
+{
   let gate = tabs ? run.world.tabGates[tree] : run.world.stackGates[tree]
   guard await gate.enter(exclusive: exclusive) else { return .cancelled }
   defer { gate.leave(exclusive: exclusive) }
   return await body()
 }
 
-/// Reports a misuse that did not throw the error SPEC §8 / CONTAINERS.md name.
-private func expect(_ run: Run, _ operation: Operation, _ what: String, _ matches: (ContainmentError) -> Bool, _ body: () async throws -> Void) async -> Outcome {
+/// Reports a misuse that did not throw the error §8 / CONTAINERS.md name.
+private func expect(
+  _ run: Run, _ operation: Operation, _ what: String, _ matches: (ContainmentError) -> Bool,
+  _ body: () async throws -> Void
+) async -> Outcome {
   do {
     try await body()
-    run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): \(what) was not thrown", operations: [operation.id]))
+    run.report(
+      Finding(
+        category: .expectedError, message: "\(run.describe(operation)): \(what) was not thrown",
+        operations: [operation.id]))
     return .succeeded
   } catch let error as ContainmentError {
     if !matches(error) {
-      run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): expected \(what), got \(error)", operations: [operation.id]))
+      run.report(
+        Finding(
+          category: .expectedError, message: "\(run.describe(operation)): expected \(what), got \(error)",
+          operations: [operation.id]))
     }
     return .failed("\(error)")
   } catch {
@@ -128,11 +141,14 @@ struct PushKind: OperationKind {
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.windows.count)
     if rng.chance(0.1) {
-      return Operation(id: id, kind: name, targets: [world.roots[tree], rng.pick(world.tabLeaves[rng.below(world.windows.count)])!], variant: 2)
+      return Operation(
+        id: id, kind: name, targets: [world.roots[tree], rng.pick(world.tabLeaves[rng.below(world.windows.count)])!],
+        variant: 2)
     }
     let free = world.stackLeaves.filter { world[$0].parent == nil }
     guard let leaf = rng.pick(free.isEmpty ? world.stackLeaves : free) else { return nil }
-    return Operation(id: id, kind: name, targets: [world.roots[tree], leaf], variant: rng.chance(0.15) ? 3 : rng.below(2))
+    return Operation(
+      id: id, kind: name, targets: [world.roots[tree], leaf], variant: rng.chance(0.15) ? 3 : rng.below(2))
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
@@ -142,7 +158,7 @@ struct PushKind: OperationKind {
   }
 
   /// Variant 3: the pushed leaf's `willMove(toParent: nav)` hook asks the same
-  /// stack to `pop` (a nested request, SPEC R2: queued behind the push, a
+  /// stack to `pop` (a nested request, R2: queued behind the push, a
   /// pending handle). The operation waits for the pop before it leaves the
   /// stack gate, and the hook acts only while the operation runs and only for
   /// this stack, so no request on the stack escapes the gate.
@@ -167,13 +183,18 @@ struct PushKind: OperationKind {
         } catch {
           result = outcome(of: error)
         }
-        run.record(OperationRecord(operation: pop, summary: "from a hook: \(run.describe(pop))", start: start, end: run.now(), outcome: result, nested: true))
+        run.record(
+          OperationRecord(
+            operation: pop, summary: "from a hook: \(run.describe(pop))", start: start, end: run.now(), outcome: result,
+            nested: true))
       }
     }
     var result = Outcome.succeeded
     do {
       let handle = try await navigation.push(leaf, animated: false)
-      run.register(handle.id, [.navigation(tree: tree, change: .push(operation.targets[1]), animated: false)], operation: operation.id)
+      run.register(
+        handle.id, [.navigation(tree: tree, change: .push(operation.targets[1]), animated: false)],
+        operation: operation.id)
       _ = try await handle.value
     } catch {
       result = outcome(of: error)
@@ -196,7 +217,8 @@ struct PushKind: OperationKind {
       // now, and keep it one (the tab gate) until the push is refused.
       let tree = world.tabLeaves.firstIndex { $0.contains(operation.targets[1]) } ?? 0
       return await gated(run, tree: tree, tabs: true, exclusive: false) {
-        let tab: any ViewController = leaf.parent is TabBarController ? leaf : world.tabs[tree].viewControllers.first ?? leaf
+        let tab: any ViewController =
+          leaf.parent is TabBarController ? leaf : world.tabs[tree].viewControllers.first ?? leaf
         return await expect(run, operation, "alreadyChild", { if case .alreadyChild = $0 { true } else { false } }) {
           _ = try await navigation.push(tab, animated: false)
         }
@@ -204,7 +226,13 @@ struct PushKind: OperationKind {
     }
     do {
       let handle = try await navigation.push(leaf, animated: operation.variant == 1)
-      run.register(handle.id, [.navigation(tree: world.tree(ofRoot: operation.targets[0]), change: .push(operation.targets[1]), animated: operation.variant == 1)], operation: operation.id)
+      run.register(
+        handle.id,
+        [
+          .navigation(
+            tree: world.tree(ofRoot: operation.targets[0]), change: .push(operation.targets[1]),
+            animated: operation.variant == 1)
+        ], operation: operation.id)
       _ = try await handle.value
       return .succeeded
     } catch {
@@ -223,7 +251,9 @@ struct PopKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
-    await gated(run, tree: run.world.tree(ofRoot: operation.targets[0]), exclusive: false) { await stackRequest(operation, run: run) }
+    await gated(run, tree: run.world.tree(ofRoot: operation.targets[0]), exclusive: false) {
+      await stackRequest(operation, run: run)
+    }
   }
 
   private func stackRequest(_ operation: Operation, run: Run) async -> Outcome {
@@ -236,7 +266,8 @@ struct PopKind: OperationKind {
         _ = try await handle.value
       } else {
         let handle = try await navigation.popToRoot(animated: animated)
-        run.register(handle.id, [.navigation(tree: tree, change: .popToRoot, animated: animated)], operation: operation.id)
+        run.register(
+          handle.id, [.navigation(tree: tree, change: .popToRoot, animated: animated)], operation: operation.id)
         _ = try await handle.value
       }
       return .succeeded
@@ -253,7 +284,9 @@ struct PopToKind: OperationKind {
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.windows.count)
-    if rng.chance(0.1) { return Operation(id: id, kind: name, targets: [world.roots[tree], rng.pick(world.strangers)!], variant: 2) }
+    if rng.chance(0.1) {
+      return Operation(id: id, kind: name, targets: [world.roots[tree], rng.pick(world.strangers)!], variant: 2)
+    }
     let stack = world.navigations[tree].viewControllers.compactMap { world.indexByID[$0.node.id] }
     guard let leaf = rng.pick(stack.isEmpty ? world.stackLeaves : stack) else { return nil }
     return Operation(id: id, kind: name, targets: [world.roots[tree], leaf], variant: rng.below(2))
@@ -276,7 +309,13 @@ struct PopToKind: OperationKind {
     }
     do {
       let handle = try await navigation.popTo(leaf, animated: operation.variant == 1)
-      run.register(handle.id, [.navigation(tree: world.tree(ofRoot: operation.targets[0]), change: .popTo(operation.targets[1]), animated: operation.variant == 1)], operation: operation.id)
+      run.register(
+        handle.id,
+        [
+          .navigation(
+            tree: world.tree(ofRoot: operation.targets[0]), change: .popTo(operation.targets[1]),
+            animated: operation.variant == 1)
+        ], operation: operation.id)
       _ = try await handle.value
       return .succeeded
     } catch {
@@ -322,7 +361,8 @@ struct SetStackKind: OperationKind {
         // From outside any transaction the request runs to its end before it returns.
         let handle = try await navigation.setViewControllers(list.map { world[$0] }, animated: operation.variant == 1)
         run.register(
-          handle.id, [.navigation(tree: tree, change: .set(list), animated: operation.variant == 1)], operation: operation.id,
+          handle.id, [.navigation(tree: tree, change: .set(list), animated: operation.variant == 1)],
+          operation: operation.id,
           window: entered...run.now())
         _ = try await handle.value
         return .succeeded
@@ -358,7 +398,9 @@ struct SelectTabKind: OperationKind {
     let tabs = run.world.tabs[run.world.tree(ofRoot: operation.targets[0])]
     let index = operation.variant / 2
     if operation.variant % 2 == 1 {
-      return await expect(run, operation, "tabIndexOutOfRange", { if case .tabIndexOutOfRange = $0 { true } else { false } }) {
+      return await expect(
+        run, operation, "tabIndexOutOfRange", { if case .tabIndexOutOfRange = $0 { true } else { false } }
+      ) {
         if name == .selectTab { _ = try await tabs.select(index) } else { _ = try await tabs.setSelectedIndex(index) }
       }
     }
@@ -404,9 +446,11 @@ struct SetTabsKind: OperationKind {
     return await gated(run, tree: tree, tabs: true, exclusive: true) {
       let entered = run.now()
       do {
-        let handle = try await world.tabs[tree].setViewControllers(list.map { world[$0] }, selectedIndex: operation.variant)
+        let handle = try await world.tabs[tree].setViewControllers(
+          list.map { world[$0] }, selectedIndex: operation.variant)
         run.register(
-          handle.id, [.tabs(tree: tree, change: .set(tabs: list, selected: operation.variant))], operation: operation.id,
+          handle.id, [.tabs(tree: tree, change: .set(tabs: list, selected: operation.variant))],
+          operation: operation.id,
           window: entered...run.now())
         _ = try await handle.value
         return .succeeded
@@ -418,7 +462,7 @@ struct SetTabsKind: OperationKind {
 }
 
 /// `window.setTraitCollection`: compact (variant 0) collapses the tree's
-/// split, regular (variant 1) expands it (SPEC S1–S2, D3).
+/// split, regular (variant 1) expands it (S1–S2, D3).
 struct TraitFlipKind: OperationKind {
   let name = OperationKindName.traitFlip
   let weight = 1
@@ -431,7 +475,8 @@ struct TraitFlipKind: OperationKind {
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let window = run.world.windows[run.world.tree(ofRoot: operation.targets[0])]
     do {
-      try await window.setTraitCollection(TraitCollection(horizontalSizeClass: operation.variant == 0 ? .compact : .regular))
+      try await window.setTraitCollection(
+        TraitCollection(horizontalSizeClass: operation.variant == 0 ? .compact : .regular))
       return .succeeded
     } catch {
       return outcome(of: error)
@@ -462,10 +507,10 @@ struct ShowColumnKind: OperationKind {
   }
 }
 
-/// `interactivePop` (SPEC N7): the driver reports some progress and finishes
+/// `interactivePop` (N7): the driver reports some progress and finishes
 /// (variant 0), cancels (variant 1) or throws (variant 2: rolled back like a
 /// cancel, the error rethrown); variant 3 finishes after asking, from inside
-/// the driver, to push `targets[1]` (a nested request, SPEC R2: queued behind
+/// the driver, to push `targets[1]` (a nested request, R2: queued behind
 /// the pop; awaiting its handle there must throw `awaitingOwnTransaction`).
 /// The handle of a throwing gesture is never returned, so that one is
 /// registered without its id (`UnidentifiedRequest`).
@@ -478,7 +523,8 @@ struct InteractivePopKind: OperationKind {
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     // Mostly a stack that can be popped as it reads now (sometimes any: `cannotPopRoot`).
     let deep = (0..<world.windows.count).filter { world.navigations[$0].viewControllers.count >= 2 }
-    let root = world.roots[rng.chance(0.8) ? rng.pick(deep) ?? rng.below(world.windows.count) : rng.below(world.windows.count)]
+    let root = world.roots[
+      rng.chance(0.8) ? rng.pick(deep) ?? rng.below(world.windows.count) : rng.below(world.windows.count)]
     if rng.chance(0.15) {
       let free = world.stackLeaves.filter { world[$0].parent == nil }
       guard let leaf = rng.pick(free.isEmpty ? world.stackLeaves : free) else { return nil }
@@ -496,7 +542,8 @@ struct InteractivePopKind: OperationKind {
       let nested = Locked<TransactionHandle<TransitionOutcome>?>(nil)
       let variant = operation.variant
       let fraction = Double(operation.id % 10) / 10
-      let step = ModelStep.navigation(tree: tree, change: .interactivePop(finish: variant == 0 || variant == 3), animated: true)
+      let step = ModelStep.navigation(
+        tree: tree, change: .interactivePop(finish: variant == 0 || variant == 3), animated: true)
       var result = Outcome.succeeded
       do {
         let handle = try await world.navigations[tree].interactivePop { progress in
@@ -513,7 +560,8 @@ struct InteractivePopKind: OperationKind {
       } catch {
         if error is DriverGaveUp, let first = popping.withLock({ $0 }) {
           run.unidentified.withLock {
-            $0.append(UnidentifiedRequest(steps: [step], operation: operation.id, first: first, start: start, end: run.now()))
+            $0.append(
+              UnidentifiedRequest(steps: [step], operation: operation.id, first: first, start: start, end: run.now()))
           }
         }
         result = outcome(of: error)
@@ -541,17 +589,35 @@ struct InteractivePopKind: OperationKind {
       nested.withLock { $0 = handle }
       do {
         _ = try await handle.value
-        run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): awaiting a push queued behind the running pop returned (SPEC R2)", operations: [operation.id]))
+        run.report(
+          Finding(
+            category: .expectedError,
+            message: "\(run.describe(operation)): awaiting a push queued behind the running pop returned (R2)",
+            operations: [operation.id]))
       } catch let error as ContainmentError {
-        if case .awaitingOwnTransaction = error {} else {
-          run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): awaiting a push queued behind the running pop threw \(error), not awaitingOwnTransaction", operations: [operation.id]))
+        if case .awaitingOwnTransaction = error {
+        } else {
+          run.report(
+            Finding(
+              category: .expectedError,
+              message:
+                "\(run.describe(operation)): awaiting a push queued behind the running pop threw \(error), not awaitingOwnTransaction",
+              operations: [operation.id]))
         }
       } catch {
-        run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): awaiting a push queued behind the running pop threw \(error), not awaitingOwnTransaction", operations: [operation.id]))
+        run.report(
+          Finding(
+            category: .expectedError,
+            message:
+              "\(run.describe(operation)): awaiting a push queued behind the running pop threw \(error), not awaitingOwnTransaction",
+            operations: [operation.id]))
       }
     } catch {
       result = outcome(of: error)
     }
-    run.record(OperationRecord(operation: push, summary: "from a hook: \(run.describe(push))", start: begin, end: run.now(), outcome: result, nested: true))
+    run.record(
+      OperationRecord(
+        operation: push, summary: "from a hook: \(run.describe(push))", start: begin, end: run.now(), outcome: result,
+        nested: true))
   }
 }

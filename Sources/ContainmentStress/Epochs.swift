@@ -146,7 +146,9 @@ actor EpochChecker {
       summary.findings.append(finding)
       // The finding the reducer would pick of this kind (`Finding.mostTelling`) is the first one kept.
       let reducible = finding.category != .linearizability || !finding.operations.isEmpty
-      if let evidence, reducible, summary.evidence[finding.category] == nil { summary.evidence[finding.category] = evidence }
+      if let evidence, reducible, summary.evidence[finding.category] == nil {
+        summary.evidence[finding.category] = evidence
+      }
     }
     let (epochs, count) = (summary.epochsChecked, summary.findings.total)
     progress.withLock {
@@ -192,7 +194,10 @@ struct RunSummary: Sendable {
       return sorted[sorted.count / 2]
     }
     let (first, last) = (steady.prefix(quarter), steady.suffix(quarter))
-    return ((median(first, \.perSecond), median(last, \.perSecond)), (median(first, \.perCPUSecond), median(last, \.perCPUSecond)))
+    return (
+      (median(first, \.perSecond), median(last, \.perSecond)),
+      (median(first, \.perCPUSecond), median(last, \.perCPUSecond))
+    )
   }
 
   /// A finding if the last quarter ran more than 20 % slower than the first,
@@ -200,10 +205,13 @@ struct RunSummary: Sendable {
   /// first only, idle cores spent spinning change the second only; a cost
   /// that grows with the run's length shows in both.
   func slowdown() -> Finding? {
-    guard let drift = throughputDrift, drift.wall.last < drift.wall.first * 0.8, drift.cpu.last < drift.cpu.first * 0.8 else { return nil }
+    guard let drift = throughputDrift, drift.wall.last < drift.wall.first * 0.8, drift.cpu.last < drift.cpu.first * 0.8
+    else { return nil }
     return Finding(
       category: .slowdown,
-      message: "throughput fell from \(Int(drift.wall.first))/s to \(Int(drift.wall.last))/s (\(Int(drift.cpu.first)) to \(Int(drift.cpu.last)) per CPU-second; medians of the first and last quarter of \(steadyEpochs.count) epochs): something grows with the run's length")
+      message:
+        "throughput fell from \(Int(drift.wall.first))/s to \(Int(drift.wall.last))/s (\(Int(drift.cpu.first)) to \(Int(drift.cpu.last)) per CPU-second; medians of the first and last quarter of \(steadyEpochs.count) epochs): something grows with the run's length"
+    )
   }
 }
 

@@ -85,7 +85,9 @@ extension Model {
       node.parent = controller.parent.flatMap { world.indexByID[$0.node.id] }
       node.children = controller.children.compactMap { world.indexByID[$0.node.id] }
       node.installed = controller.parent != nil && controller.viewIfLoaded?.superview != nil
-      node.isWindowRoot = (world.windows + world.hop.windows + world.presentation.windows).contains { $0.rootViewController === controller }
+      node.isWindowRoot = (world.windows + world.hop.windows + world.presentation.windows).contains {
+        $0.rootViewController === controller
+      }
       node.forwards = controller.forwards
       node.appearance.state = controller.node.appearanceState
       return node

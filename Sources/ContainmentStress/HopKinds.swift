@@ -47,10 +47,18 @@ extension World {
   func setUpHopTrees(from model: Model) async throws {
     for (tree, container) in hop.containers.enumerated() {
       for child in model.nodes[container].children {
-        if model.nodes[child].installed { try await install(self[child], in: self[container]) } else { try await self[container].addChild(self[child]) }
+        if model.nodes[child].installed {
+          try await install(self[child], in: self[container])
+        } else {
+          try await self[container].addChild(self[child])
+        }
       }
       guard model.nodes[container].parent == hop.roots[tree] else { continue }
-      if model.nodes[container].installed { try await install(self[container], in: self[hop.roots[tree]]) } else { try await self[hop.roots[tree]].addChild(self[container]) }
+      if model.nodes[container].installed {
+        try await install(self[container], in: self[hop.roots[tree]])
+      } else {
+        try await self[hop.roots[tree]].addChild(self[container])
+      }
     }
     for (window, root) in model.hopWindowRoots.enumerated() where window < hop.windows.count {
       if let root { try await hop.windows[window].setRootViewController(self[root]) }
@@ -127,7 +135,10 @@ extension World {
   /// `child` removed from `parent` the UIKit way (`willMove(nil)`, view
   /// removed, `removeFromParent`) in one transaction of `parent`; `armed`,
   /// if given, removes itself when it hides meanwhile.
-  func detach(_ child: Int, from parent: Int, arming armed: Int?, run: Run, operation: Int, pending: Locked<TransactionHandle<Void>?>)
+  func detach(
+    _ child: Int, from parent: Int, arming armed: Int?, run: Run, operation: Int,
+    pending: Locked<TransactionHandle<Void>?>
+  )
     async -> Outcome
   {
     let (controller, container) = (self[child], self[parent])
@@ -148,7 +159,9 @@ extension World {
 
   /// `child`'s view removed from `parent`'s in one transaction of `parent`
   /// (an ancestor of `armed` hides it).
-  func uninstallView(_ child: Int, of parent: Int, arming armed: Int, run: Run, operation: Int, pending: Locked<TransactionHandle<Void>?>)
+  func uninstallView(
+    _ child: Int, of parent: Int, arming armed: Int, run: Run, operation: Int, pending: Locked<TransactionHandle<Void>?>
+  )
     async -> Outcome
   {
     let (controller, container) = (self[child], self[parent])
@@ -165,7 +178,10 @@ extension World {
 
   /// Hop window `window`'s root set to `root` (nil: none); `armed`, if
   /// given, removes itself when the old root's tree hides it.
-  func setHopRoot(window: Int, to root: Int?, animated: Bool, arming armed: Int?, run: Run, operation: Int, pending: Locked<TransactionHandle<Void>?>)
+  func setHopRoot(
+    window: Int, to root: Int?, animated: Bool, arming armed: Int?, run: Run, operation: Int,
+    pending: Locked<TransactionHandle<Void>?>
+  )
     async -> Outcome
   {
     let steps = StepLog()
@@ -175,7 +191,10 @@ extension World {
     defer { if let armed { self[armed].armedDisappear.withLock { $0 = nil } } }
     do {
       let handle = try await hop.windows[window].setRootViewController(root.map { self[$0] }, animated: animated)
-      run.register(handle.id, steps.all + [.setRoot(window: window, root: root, animated: animated)] + (armed.map { [.disarm(child: $0)] } ?? []), operation: operation)
+      run.register(
+        handle.id,
+        steps.all + [.setRoot(window: window, root: root, animated: animated)]
+          + (armed.map { [.disarm(child: $0)] } ?? []), operation: operation)
       return .succeeded
     } catch {
       return outcome(of: error)
@@ -206,7 +225,8 @@ extension World {
         }
         run.record(
           OperationRecord(
-            operation: nested, summary: "from viewWillDisappear: willMove(nil), \(run.describe(nested))", start: start, end: run.now(),
+            operation: nested, summary: "from viewWillDisappear: willMove(nil), \(run.describe(nested))", start: start,
+            end: run.now(),
             outcome: result, nested: true))
       }
     }
@@ -244,7 +264,8 @@ struct SelfRemovalKind: OperationKind {
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.hop.roots.count)
     return Operation(
-      id: id, kind: name, targets: [world.hop.roots[tree], rng.pick(world.hop.leaves[tree])!, rng.pick(world.autoContainers)!],
+      id: id, kind: name,
+      targets: [world.hop.roots[tree], rng.pick(world.hop.leaves[tree])!, rng.pick(world.autoContainers)!],
       variant: rng.below(8))
   }
 
@@ -258,9 +279,12 @@ struct SelfRemovalKind: OperationKind {
     let id = operation.id, variant = operation.variant
     // A detached tree is put somewhere visible first (a free window, or grafted).
     if world.freeHopRoots.contains(root) {
-      if let window = world.hop.windows.indices.first(where: { world.hop.windows[$0].rootViewController == nil }), variant % 2 == 0 {
+      if let window = world.hop.windows.indices.first(where: { world.hop.windows[$0].rootViewController == nil }),
+        variant % 2 == 0
+      {
         let none = Locked<TransactionHandle<Void>?>(nil)
-        _ = await world.setHopRoot(window: window, to: root, animated: false, arming: nil, run: run, operation: id, pending: none)
+        _ = await world.setHopRoot(
+          window: window, to: root, animated: false, arming: nil, run: run, operation: id, pending: none)
       } else {
         _ = await world.graft(root, into: graftTarget, run: run, operation: id)
       }
@@ -270,10 +294,12 @@ struct SelfRemovalKind: OperationKind {
     let hide: Outcome
     switch (world.hopWindow(of: root), world[root].parent as? StressController, variant % 4) {
     case (let window?, _, 0):
-      hide = await world.setHopRoot(window: window, to: nil, animated: variant >= 4, arming: leaf, run: run, operation: id, pending: pending)
+      hide = await world.setHopRoot(
+        window: window, to: nil, animated: variant >= 4, arming: leaf, run: run, operation: id, pending: pending)
     case (let window?, _, 1):
       hide = await world.setHopRoot(
-        window: window, to: world.freeHopRoots.first, animated: variant >= 4, arming: leaf, run: run, operation: id, pending: pending)
+        window: window, to: world.freeHopRoots.first, animated: variant >= 4, arming: leaf, run: run, operation: id,
+        pending: pending)
     case (_, let parent?, 0), (_, let parent?, 1):
       hide = await world.detach(root, from: parent.index, arming: leaf, run: run, operation: id, pending: pending)
     case (_, _, 2):
@@ -290,14 +316,15 @@ struct SelfRemovalKind: OperationKind {
 /// Trees merge and split while the others run: a hop root taken out of its
 /// window (root set to nil, or replaced by another hop root), grafted under
 /// a main tree's container, moved from one main tree to another (a move
-/// across trees, SPEC C6), removed from it the UIKit way, made a window's
+/// across trees, C6), removed from it the UIKit way, made a window's
 /// root again.
 struct RehomeKind: OperationKind {
   let name = OperationKindName.rehome
   let weight = 2
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
-    Operation(id: id, kind: name, targets: [rng.pick(world.hop.roots)!, rng.pick(world.autoContainers)!], variant: rng.below(6))
+    Operation(
+      id: id, kind: name, targets: [rng.pick(world.hop.roots)!, rng.pick(world.autoContainers)!], variant: rng.below(6))
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
@@ -307,11 +334,14 @@ struct RehomeKind: OperationKind {
     let (root, target) = (operation.targets[0], operation.targets[1])
     let id = operation.id, variant = operation.variant
     let none = Locked<TransactionHandle<Void>?>(nil)
-    if variant == 5 { _ = await world.makeWhole(hopTree: world.hop.roots.firstIndex(of: root)!, run: run, operation: id) }
+    if variant == 5 {
+      _ = await world.makeWhole(hopTree: world.hop.roots.firstIndex(of: root)!, run: run, operation: id)
+    }
     let emptyWindow = world.hop.windows.indices.first { world.hop.windows[$0].rootViewController == nil }
     if let window = world.hopWindow(of: root) {
       let replacement = variant % 2 == 0 ? nil : world.freeHopRoots.first
-      return await world.setHopRoot(window: window, to: replacement, animated: variant >= 3, arming: nil, run: run, operation: id, pending: none)
+      return await world.setHopRoot(
+        window: window, to: replacement, animated: variant >= 3, arming: nil, run: run, operation: id, pending: none)
     }
     if let parent = world[root].parent as? StressController {
       if variant % 3 == 0, parent.index != target {
@@ -320,10 +350,12 @@ struct RehomeKind: OperationKind {
       }
       let outcome = await world.detach(root, from: parent.index, arming: nil, run: run, operation: id, pending: none)
       guard outcome == .succeeded, variant % 2 == 1, let emptyWindow, world[root].parent == nil else { return outcome }
-      return await world.setHopRoot(window: emptyWindow, to: root, animated: variant >= 3, arming: nil, run: run, operation: id, pending: none)
+      return await world.setHopRoot(
+        window: emptyWindow, to: root, animated: variant >= 3, arming: nil, run: run, operation: id, pending: none)
     }
     if variant % 2 == 0, let emptyWindow {
-      return await world.setHopRoot(window: emptyWindow, to: root, animated: variant >= 3, arming: nil, run: run, operation: id, pending: none)
+      return await world.setHopRoot(
+        window: emptyWindow, to: root, animated: variant >= 3, arming: nil, run: run, operation: id, pending: none)
     }
     return await world.graft(root, into: target, run: run, operation: id)
   }

@@ -1,7 +1,7 @@
 import Containment
 
 /// A pure, sequential model of the runtime's containment and appearance
-/// rules (SPEC §2, §3, §4): what each step must do to the links and which
+/// rules (§2, §3, §4): what each step must do to the links and which
 /// events it must emit, controller by controller.
 ///
 /// The linearizability check replays the observed transactions on it, one at
@@ -92,13 +92,13 @@ struct Model: Sendable {
   }
 
   /// The controllers whose appearance follows `index`'s root view entering or
-  /// leaving a window: none if its parent forwards by hand (SPEC A6).
+  /// leaving a window: none if its parent forwards by hand (A6).
   func forwardingTargets(inViewOf index: Int) -> [Int] {
     if let parent = nodes[index].parent, !nodes[parent].forwards { return [] }
     return forwardingTargets(from: index)
   }
 
-  // MARK: The appearance state machine (SPEC A2–A4)
+  // MARK: The appearance state machine (A2–A4)
 
   private mutating func begin(_ index: Int, appearing: Bool, animated: Bool, automatic: Bool) -> [Effect] {
     var machine = nodes[index].appearance
@@ -236,7 +236,8 @@ struct Model: Sendable {
     }
     guard !new.isEmpty || old.isEmpty, Set(new).count == new.count else { throw Refusal(description: "bad stack") }
     let removed = old.filter { !new.contains($0) }, added = new.filter { !old.contains($0) }
-    for child in added where stacks.contains(where: { $0.contains(child) }) || tabList.contains(where: { $0.contains(child) }) {
+    for child in added
+    where stacks.contains(where: { $0.contains(child) }) || tabList.contains(where: { $0.contains(child) }) {
       throw Refusal(description: "#\(child) is on another stack or has another parent")
     }
     for child in removed { emit(child, .willMove(toParent: nil)) }
@@ -259,7 +260,7 @@ struct Model: Sendable {
     for child in added { emit(child, .didMove(toParent: navigationIDs[tree])) }
   }
 
-  /// `NavigationController.interactivePop` (SPEC N7) on `[.., A, B]`, always
+  /// `NavigationController.interactivePop` (N7) on `[.., A, B]`, always
   /// animated: A's view is installed, `B.viewWillDisappear`,
   /// `A.viewWillAppear`, `A.viewIsAppearing`; then, finished: B's view
   /// removed, `B.viewDidDisappear`, `A.viewDidAppear`, the stack drops B,
@@ -294,7 +295,7 @@ struct Model: Sendable {
     }
   }
 
-  /// `SplitViewController.layoutColumns` (SPEC S1, S2; the split is always on
+  /// `SplitViewController.layoutColumns` (S1, S2; the split is always on
   /// screen and laid out): compact shows one column (at a collapse the
   /// primary, unless a column is requested), regular both; the leaving
   /// column's `viewWillDisappear`, the joining one's `viewWillAppear` and
@@ -356,7 +357,9 @@ struct Model: Sendable {
     let old = hopWindowRoots[window]
     guard old != root else { return }
     if let root {
-      guard nodes[root].parent == nil, !nodes[root].isWindowRoot else { throw Refusal(description: "#\(root) has a parent or a window") }
+      guard nodes[root].parent == nil, !nodes[root].isWindowRoot else {
+        throw Refusal(description: "#\(root) has a parent or a window")
+      }
     }
     if let old {
       var pass = Pass(animated: animated)
@@ -380,7 +383,9 @@ struct Model: Sendable {
   /// unlinked, `childRemoved`; the did-hooks; `didMove(nil)` to the leaving
   /// ones, `didMove(container)` to the joining ones.
   private mutating func changeChildren(container: Int, children: [Int], shown: [Int], animated: Bool) throws(Refusal) {
-    guard Set(children).count == children.count, shown.allSatisfy(children.contains) else { throw Refusal(description: "bad change") }
+    guard Set(children).count == children.count, shown.allSatisfy(children.contains) else {
+      throw Refusal(description: "bad change")
+    }
     let old = nodes[container].children
     let added = children.filter { !old.contains($0) }, removed = old.filter { !children.contains($0) }
     for child in added where nodes[child].parent != nil || nodes[child].isWindowRoot || child == container {
@@ -438,8 +443,12 @@ struct Model: Sendable {
   mutating func apply(_ step: ModelStep) throws(Refusal) {
     switch step {
     case .attach(let parent, let child):
-      guard nodes[child].parent == nil else { throw Refusal(description: "#\(child) already has parent #\(nodes[child].parent!)") }
-      guard !nodes[child].isWindowRoot, child != parent else { throw Refusal(description: "#\(child) cannot be attached") }
+      guard nodes[child].parent == nil else {
+        throw Refusal(description: "#\(child) already has parent #\(nodes[child].parent!)")
+      }
+      guard !nodes[child].isWindowRoot, child != parent else {
+        throw Refusal(description: "#\(child) cannot be attached")
+      }
       nodes[child].parent = parent
       nodes[parent].children.append(child)
       emit(parent, .childAdded(ids[child]))
@@ -455,7 +464,9 @@ struct Model: Sendable {
       remove(parent: parent, child: child, reason: .requested)
 
     case .addSubview(let parent, let child):
-      guard nodes[child].parent == parent else { throw Refusal(description: "#\(child)'s view is foreign to #\(parent)") }
+      guard nodes[child].parent == parent else {
+        throw Refusal(description: "#\(child)'s view is foreign to #\(parent)")
+      }
       let wasInWindow = nodes[child].installed && isInWindow(parent)
       let willBeInWindow = isInWindow(parent)
       var pass = Pass(animated: false)
@@ -536,10 +547,13 @@ struct Model: Sendable {
       switchTab(tree: tree, to: tabList[tree][index])
 
     case .tabs(let tree, .set(let tabs, let selected)):
-      guard tabs.indices.contains(selected), Set(tabs).count == tabs.count else { throw Refusal(description: "bad tabs") }
+      guard tabs.indices.contains(selected), Set(tabs).count == tabs.count else {
+        throw Refusal(description: "bad tabs")
+      }
       let old = tabList[tree]
       let removed = old.filter { !tabs.contains($0) }, added = tabs.filter { !old.contains($0) }
-      for child in added where tabList.contains(where: { $0.contains(child) }) || stacks.contains(where: { $0.contains(child) }) {
+      for child in added
+      where tabList.contains(where: { $0.contains(child) }) || stacks.contains(where: { $0.contains(child) }) {
         throw Refusal(description: "#\(child) has another parent")
       }
       for child in removed { emit(child, .willMove(toParent: nil)) }

@@ -57,7 +57,9 @@ extension Model {
   /// `.fullScreen`, the presenter's layer: `presented` event, the layer's
   /// will-hooks, `presented`'s will-hooks and `viewIsAppearing`, the layer
   /// leaves the window, `presented`'s did-hooks, then the layer's.
-  private mutating func present(_ presented: Int, from presenter: Int, style: PresentationStyle, animated: Bool) throws(Refusal) {
+  private mutating func present(_ presented: Int, from presenter: Int, style: PresentationStyle, animated: Bool)
+    throws(Refusal)
+  {
     let node = nodes[presented]
     guard presented != presenter, node.parent == nil, node.presentation.presenting == nil, !node.isWindowRoot,
       base(of: presenter) != presented, nodes[presenter].presentation.presented == nil, isInWindow(presenter)
@@ -111,11 +113,14 @@ extension Model {
   /// `presented` leaves its presenter, which hears `dismissed`.
   private mutating func detachPresented(_ presented: Int, reason: RemovalReason = .dismissed) {
     guard let presenter = nodes[presented].presentation.presenting else { return }
-    emit(presenter, .dismissed(ids[presented], style: nodes[presented].presentation.style ?? .pageSheet, reason: reason))
+    emit(
+      presenter, .dismissed(ids[presented], style: nodes[presented].presentation.style ?? .pageSheet, reason: reason))
     nodes[presenter].presentation.presented = nil
     nodes[presented].presentation = ModelPresentation()
     // What its children present full screen covers it no more (`_detachPresented`).
-    for index in nodes.indices where nodes[index].presentation.coveredLayer == presented { nodes[index].presentation.coveredLayer = nil }
+    for index in nodes.indices where nodes[index].presentation.coveredLayer == presented {
+      nodes[index].presentation.coveredLayer = nil
+    }
   }
 
   /// P6 (always animated): `viewWillDisappear`; finished, `viewDidDisappear`
@@ -152,7 +157,9 @@ extension Model {
       throw Refusal(description: "#\(root) cannot be a window's root")
     }
     if let old {
-      let presented = nodes.indices.filter { nodes[$0].presentation.presenting != nil && nodes[$0].presentation.home == old }
+      let presented = nodes.indices.filter {
+        nodes[$0].presentation.presenting != nil && nodes[$0].presentation.home == old
+      }
       var pass = Pass(animated: false)
       for layer in presented where !nodes[layer].presentation.covered {
         begin(&pass, forwardingTargets(from: layer), appearing: false)
@@ -178,9 +185,15 @@ extension ModelPresentation {
   func differences(from expected: ModelPresentation, name: (Int) -> String) -> [String] {
     func names(_ index: Int?) -> String { index.map(name) ?? "nil" }
     var result: [String] = []
-    if presenting != expected.presenting { result.append("presented by \(names(presenting)) vs model \(names(expected.presenting))") }
-    if presented != expected.presented { result.append("presents \(names(presented)) vs model \(names(expected.presented))") }
-    if style != expected.style { result.append("style \(style.map(\.description) ?? "nil") vs model \(expected.style.map(\.description) ?? "nil")") }
+    if presenting != expected.presenting {
+      result.append("presented by \(names(presenting)) vs model \(names(expected.presenting))")
+    }
+    if presented != expected.presented {
+      result.append("presents \(names(presented)) vs model \(names(expected.presented))")
+    }
+    if style != expected.style {
+      result.append("style \(style.map(\.description) ?? "nil") vs model \(expected.style.map(\.description) ?? "nil")")
+    }
     if covered != expected.covered { result.append("layer off screen \(covered) vs model \(expected.covered)") }
     return result
   }
@@ -191,11 +204,14 @@ extension Model {
   /// the layers off screen, and the layer each `.fullScreen` presentation
   /// covers (its presenter's).
   mutating func snapshotPresentations(of world: World) {
-    presentationWindowRoots = world.presentation.windows.map { $0.rootViewController.flatMap { world.indexByID[$0.node.id] } }
+    presentationWindowRoots = world.presentation.windows.map {
+      $0.rootViewController.flatMap { world.indexByID[$0.node.id] }
+    }
     for (index, controller) in world.controllers.enumerated() {
       nodes[index].presentation.presenting = controller.presentingViewController.flatMap { world.indexByID[$0.node.id] }
       nodes[index].presentation.presented = controller.presentedViewController.flatMap { world.indexByID[$0.node.id] }
-      nodes[index].presentation.style = nodes[index].presentation.presenting == nil ? nil : controller.modalPresentationStyle
+      nodes[index].presentation.style =
+        nodes[index].presentation.presenting == nil ? nil : controller.modalPresentationStyle
     }
     for (index, controller) in world.controllers.enumerated()
     where nodes[index].isWindowRoot || nodes[index].presentation.presenting != nil {
@@ -211,7 +227,9 @@ extension Model {
       var top = index
       while let next = nodes[top].presentation.presented { top = next }
       let window = world[top].viewIfLoaded?.window
-      nodes[index].presentation.home = windows.first { $0 === window }?.rootViewController.flatMap { world.indexByID[$0.node.id] }
+      nodes[index].presentation.home = windows.first { $0 === window }?.rootViewController.flatMap {
+        world.indexByID[$0.node.id]
+      }
     }
   }
 }

@@ -5,11 +5,11 @@ import Containment
 /// gives each step its meaning (the events it must produce). Container kinds
 /// (navigation, tab, split) add their own steps here when they exist.
 enum ModelStep: Sendable, Hashable, CustomStringConvertible {
-  /// `parent.addChild(child)` linking a parentless child (SPEC C1).
+  /// `parent.addChild(child)` linking a parentless child (C1).
   case attach(parent: Int, child: Int)
-  /// The removal half of a move (SPEC C6): `willMove(nil)` then the removal.
+  /// The removal half of a move (C6): `willMove(nil)` then the removal.
   case detachForMove(parent: Int, child: Int)
-  /// `child.removeFromParent()` (SPEC C2).
+  /// `child.removeFromParent()` (C2).
   case remove(parent: Int, child: Int)
   /// `parent.view.addSubview(child.view)`.
   case addSubview(parent: Int, child: Int)
@@ -18,21 +18,21 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
   /// `child.willMove(toParent:)` / `didMove(toParent:)` called by the container.
   case willMove(child: Int, parent: Int?)
   case didMove(child: Int, parent: Int?)
-  /// `container.transition(from:to:)` (SPEC T1–T4), with the outcome it reported.
+  /// `container.transition(from:to:)` (T1–T4), with the outcome it reported.
   case transition(container: Int, from: Int, to: Int, animated: Bool, outcome: TransitionOutcome)
-  /// `container.commit(batch)` (SPEC A7): the intents in order (child, appearing).
+  /// `container.commit(batch)` (A7): the intents in order (child, appearing).
   case batch(container: Int, intents: [BatchIntent], animated: Bool)
-  /// `child.beginAppearanceTransition` / `endAppearanceTransition` (SPEC A3, A4).
+  /// `child.beginAppearanceTransition` / `endAppearanceTransition` (A3, A4).
   case begin(child: Int, appearing: Bool, animated: Bool)
   case end(child: Int)
-  /// A navigation stack change on tree `tree`'s `NavigationController` (SPEC N1–N5, CONTAINERS.md §2).
+  /// A navigation stack change on tree `tree`'s `NavigationController` (N1–N5, CONTAINERS.md §2).
   case navigation(tree: Int, change: StackChange, animated: Bool)
-  /// A tab controller change on tree `tree` (SPEC B1–B3, CONTAINERS.md §4).
+  /// A tab controller change on tree `tree` (B1–B3, CONTAINERS.md §4).
   case tabs(tree: Int, change: TabChange)
   /// Tree `tree`'s window changes its horizontal size class (a window
-  /// transaction): the split columns hear `traitCollectionDidChange` (SPEC D3).
+  /// transaction): the split columns hear `traitCollectionDidChange` (D3).
   case traits(tree: Int, compact: Bool)
-  /// Tree `tree`'s split lays its columns out (SPEC S1, S2): after a trait
+  /// Tree `tree`'s split lays its columns out (S1, S2): after a trait
   /// change (`showing` nil) or for `show(_:)`. `compact` is the size class the
   /// layout read; nil until the checks resolve it from the trait timeline.
   case split(tree: Int, showing: SplitColumn?, compact: Bool?)
@@ -57,7 +57,7 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
 
   enum StackChange: Sendable, Hashable, CustomStringConvertible {
     case push(Int), pop, popTo(Int), popToRoot, set([Int])
-    /// `interactivePop` (SPEC N7), finished or cancelled (or its driver threw).
+    /// `interactivePop` (N7), finished or cancelled (or its driver threw).
     case interactivePop(finish: Bool)
 
     var description: String {
@@ -79,7 +79,8 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
     var description: String {
       switch self {
       case .select(let index): "select(\(index))"
-      case .set(let tabs, let selected): "setViewControllers(\(tabs.map { "#\($0)" }.joined(separator: ", ")); selected \(selected))"
+      case .set(let tabs, let selected):
+        "setViewControllers(\(tabs.map { "#\($0)" }.joined(separator: ", ")); selected \(selected))"
       }
     }
   }

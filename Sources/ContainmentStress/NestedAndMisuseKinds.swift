@@ -1,6 +1,6 @@
 import Containment
 
-/// A request made from inside a hook (SPEC R2): the leaf is armed, then added;
+/// A request made from inside a hook (R2): the leaf is armed, then added;
 /// inside its `willMove(toParent:)` it asks the same container (queued behind
 /// the running transaction), another container, removes itself, or awaits its
 /// own queued request (must be refused with `awaitingOwnTransaction`).
@@ -9,7 +9,8 @@ struct NestedKind: OperationKind {
   let weight = 5
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
-    guard let child = rng.pick(world.leaves), let parent = rng.pick(world.containers(for: child).filter({ $0 != snapshot.parent[child] })),
+    guard let child = rng.pick(world.leaves),
+      let parent = rng.pick(world.containers(for: child).filter({ $0 != snapshot.parent[child] })),
       let other = rng.pick(world.leaves(like: child).filter { $0 != child }),
       let third = rng.pick(world.containers(for: child))
     else { return nil }
@@ -18,14 +19,17 @@ struct NestedKind: OperationKind {
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
-    let (parent, child, other, third) = (world[operation.targets[0]], world[operation.targets[1]], world[operation.targets[2]], world[operation.targets[3]])
+    let (parent, child, other, third) = (
+      world[operation.targets[0]], world[operation.targets[1]], world[operation.targets[2]], world[operation.targets[3]]
+    )
     let variant = operation.variant
     let id = operation.id
     child.armed.withLock {
       $0 = { hookParent in
         guard let hookParent = hookParent as? StressController else { return }
         let start = run.now()
-        var nested = Operation(id: run.nextOperationID(), kind: .nested, targets: [hookParent.index, other.index], variant: variant)
+        var nested = Operation(
+          id: run.nextOperationID(), kind: .nested, targets: [hookParent.index, other.index], variant: variant)
         var result = Outcome.succeeded
         do {
           switch variant {
@@ -36,10 +40,19 @@ struct NestedKind: OperationKind {
             if variant == 2, !handle.isComplete {
               do {
                 _ = try await handle.value
-                run.report(Finding(category: .expectedError, message: "awaiting a request queued behind the running transaction returned instead of throwing awaitingOwnTransaction (op \(id))", operations: [id]))
+                run.report(
+                  Finding(
+                    category: .expectedError,
+                    message:
+                      "awaiting a request queued behind the running transaction returned instead of throwing awaitingOwnTransaction (op \(id))",
+                    operations: [id]))
               } catch ContainmentError.awaitingOwnTransaction {
               } catch {
-                run.report(Finding(category: .expectedError, message: "awaiting own queued request threw \(error), expected awaitingOwnTransaction (op \(id))", operations: [id]))
+                run.report(
+                  Finding(
+                    category: .expectedError,
+                    message: "awaiting own queued request threw \(error), expected awaitingOwnTransaction (op \(id))",
+                    operations: [id]))
               }
             }
           case 1:
@@ -56,7 +69,10 @@ struct NestedKind: OperationKind {
         } catch {
           result = outcome(of: error)
         }
-        run.record(OperationRecord(operation: nested, summary: "from a hook: \(run.describe(nested))", start: start, end: run.now(), outcome: result, nested: true))
+        run.record(
+          OperationRecord(
+            operation: nested, summary: "from a hook: \(run.describe(nested))", start: start, end: run.now(),
+            outcome: result, nested: true))
       }
     }
     let result = await addChild(child, to: parent, run: run, operation: id)
@@ -66,7 +82,7 @@ struct NestedKind: OperationKind {
   }
 }
 
-/// Every misuse of SPEC §8 whose error does not depend on timing: each must
+/// Every misuse of §8 whose error does not depend on timing: each must
 /// throw exactly the expected error and leave no trace (any event it caused
 /// would be an unexplained transaction).
 struct MisuseKind: OperationKind {
@@ -78,13 +94,17 @@ struct MisuseKind: OperationKind {
     let tree = rng.below(world.roots.count)
     return Operation(
       id: id, kind: name,
-      targets: [world.roots[tree], world.autoContainers[tree], world.manualContainers[tree], rng.pick(world.strangers)!],
+      targets: [
+        world.roots[tree], world.autoContainers[tree], world.manualContainers[tree], rng.pick(world.strangers)!,
+      ],
       variant: rng.below(Self.variants))
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
-    let (root, auto, manual, stranger) = (world[operation.targets[0]], world[operation.targets[1]], world[operation.targets[2]], world[operation.targets[3]])
+    let (root, auto, manual, stranger) = (
+      world[operation.targets[0]], world[operation.targets[1]], world[operation.targets[2]], world[operation.targets[3]]
+    )
     let doomed = world[world.doomedRoot], doomedLeaf = world[world.doomedLeaf]
     let expected: [ContainmentError]
     let attempt: @Sendable () async throws -> Void
@@ -139,7 +159,7 @@ struct MisuseKind: OperationKind {
         try await manual.commit(batch)
       }
     case 15:
-      // SPEC A4 from outside any transaction: never traps, reported as a diagnostic event.
+      // A4 from outside any transaction: never traps, reported as a diagnostic event.
       await stranger.endAppearanceTransition()
       return .failed("\(UnbalancedAppearanceTransition.endWithoutBegin)")
     case 16:
@@ -164,7 +184,8 @@ struct MisuseKind: OperationKind {
       do {
         try await world.doomedWindow.tearDown()
       } catch {
-        run.report(Finding(category: .expectedError, message: "a second teardown threw \(error)", operations: [operation.id]))
+        run.report(
+          Finding(category: .expectedError, message: "a second teardown threw \(error)", operations: [operation.id]))
       }
       return .failed("\(IgnoredCall.tornDown)")
     case 20:
@@ -174,12 +195,18 @@ struct MisuseKind: OperationKind {
     }
     do {
       try await attempt()
-      run.report(Finding(category: .expectedError, message: "misuse \(run.describe(operation)) did not throw; expected \(expected)", operations: [operation.id]))
+      run.report(
+        Finding(
+          category: .expectedError, message: "misuse \(run.describe(operation)) did not throw; expected \(expected)",
+          operations: [operation.id]))
       return .succeeded
     } catch let error as ContainmentError where expected.contains(error) {
       return .failed("\(error)")
     } catch {
-      run.report(Finding(category: .expectedError, message: "misuse \(run.describe(operation)) threw \(error); expected \(expected)", operations: [operation.id]))
+      run.report(
+        Finding(
+          category: .expectedError, message: "misuse \(run.describe(operation)) threw \(error); expected \(expected)",
+          operations: [operation.id]))
       return outcome(of: error)
     }
   }
@@ -199,11 +226,15 @@ extension MisuseKind {
     var events = loner.events().makeAsyncIterator()
     await loner.beginAppearanceTransition(true, animated: false)
     let heard = [await events.next()?.kind, await events.next()?.kind]
-    let expected: [LifecycleEvent.Kind?] = [.subscribed(state: .disappeared, parent: nil), .callIgnored(.appearingWithoutWindow)]
+    let expected: [LifecycleEvent.Kind?] = [
+      .subscribed(state: .disappeared, parent: nil), .callIgnored(.appearingWithoutWindow),
+    ]
     if heard != expected || loner.node.appearanceState != .disappeared {
-      run.report(Finding(
-        category: .expectedError, message: "begin(true) off-window: heard \(heard), state \(loner.node.appearanceState)",
-        operations: [operation.id]))
+      run.report(
+        Finding(
+          category: .expectedError,
+          message: "begin(true) off-window: heard \(heard), state \(loner.node.appearanceState)",
+          operations: [operation.id]))
     }
     return .failed("\(IgnoredCall.appearingWithoutWindow)")
   }
@@ -216,7 +247,8 @@ extension MisuseKind {
     await loner.willMove(toParent: nil)
     let heard = [await newest.next()?.kind, await lagging.next()?.kind]
     if heard != [.eventsLost(count: 1), .lagged] {
-      run.report(Finding(category: .expectedError, message: "zero-sized buffers: heard \(heard)", operations: [operation.id]))
+      run.report(
+        Finding(category: .expectedError, message: "zero-sized buffers: heard \(heard)", operations: [operation.id]))
     }
     return .failed("capacity 1")
   }

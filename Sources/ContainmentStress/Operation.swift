@@ -37,7 +37,8 @@ struct Operation: Sendable, CustomStringConvertible {
     case .immediately?: cancel = " [cancelled at once]"
     case .after(let microseconds)?: cancel = " [cancelled after \(microseconds)µs]"
     }
-    return "\(kind.rawValue)(\(targets.map { "#\($0)" }.joined(separator: ", "))\(variant == 0 ? "" : " v\(variant)"))\(cancel)"
+    return
+      "\(kind.rawValue)(\(targets.map { "#\($0)" }.joined(separator: ", "))\(variant == 0 ? "" : " v\(variant)"))\(cancel)"
   }
 }
 
@@ -59,7 +60,9 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   /// Kinds that act on the built-in containers.
   var isContainerKind: Bool {
     switch self {
-    case .push, .pop, .popTo, .popToRoot, .setStack, .interactivePop, .selectTab, .setTabIndex, .setTabs, .traitFlip, .showColumn: true
+    case .push, .pop, .popTo, .popToRoot, .setStack, .interactivePop, .selectTab, .setTabIndex, .setTabs, .traitFlip,
+      .showColumn:
+      true
     default: false
     }
   }
@@ -116,7 +119,9 @@ func outcome(of error: any Error) -> Outcome {
 }
 
 /// Runs `body`, cancelling its task as `cancellation` says.
-func withCancellation(_ cancellation: Operation.Cancellation?, _ body: @escaping @Sendable () async -> Outcome) async -> Outcome {
+func withCancellation(_ cancellation: Operation.Cancellation?, _ body: @escaping @Sendable () async -> Outcome) async
+  -> Outcome
+{
   guard let cancellation else { return await body() }
   return await withTaskGroup(of: Outcome?.self) { group in
     switch cancellation {

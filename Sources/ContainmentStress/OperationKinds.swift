@@ -43,7 +43,9 @@ enum OperationKinds {
   /// the presentation kinds still meet a runtime deadlock (two presents of
   /// one controller from a container and its child) that is not fixed yet,
   /// so a default run stays a regression check.
-  static let optIn: Set<OperationKindName> = [.present, .dismiss, .interactiveDismiss, .presentationRoot, .presentMisuse]
+  static let optIn: Set<OperationKindName> = [
+    .present, .dismiss, .interactiveDismiss, .presentationRoot, .presentMisuse,
+  ]
 
   static func kind(_ name: OperationKindName) -> any OperationKind {
     all.first { $0.name == name }!
@@ -88,7 +90,7 @@ extension World {
 }
 
 /// `parent.addChild(child)`: a plain add of a parentless leaf, or a move
-/// between containers (SPEC C6) when the leaf has a parent.
+/// between containers (C6) when the leaf has a parent.
 struct AddKind: OperationKind {
   let name: OperationKindName
   let moving: Bool
@@ -96,12 +98,15 @@ struct AddKind: OperationKind {
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     guard let child = rng.pick(world.leaves.filter { (snapshot.parent[$0] != nil) == moving }) else { return nil }
-    guard let parent = rng.pick(world.containers(for: child).filter { $0 != snapshot.parent[child] }) else { return nil }
+    guard let parent = rng.pick(world.containers(for: child).filter { $0 != snapshot.parent[child] }) else {
+      return nil
+    }
     return Operation(id: id, kind: name, targets: [parent, child])
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
-    await addChild(run.world[operation.targets[1]], to: run.world[operation.targets[0]], run: run, operation: operation.id)
+    await addChild(
+      run.world[operation.targets[1]], to: run.world[operation.targets[0]], run: run, operation: operation.id)
   }
 }
 
@@ -117,7 +122,7 @@ func addChild(_ child: StressController, to parent: StressController, run: Run, 
   }
 }
 
-/// Two containers take each other's child at the same moment (SPEC C6: must not deadlock).
+/// Two containers take each other's child at the same moment (C6: must not deadlock).
 struct OppositeMovesKind: OperationKind {
   let name = OperationKindName.oppositeMoves
   let weight = 4
@@ -125,7 +130,8 @@ struct OppositeMovesKind: OperationKind {
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let pool = rng.chance(0.7) ? world.autoContainers : world.manualContainers
     guard pool.count >= 2 || rng.chance(0.5) else { return nil }
-    guard let first = rng.pick(pool), let second = rng.pick(pool.filter { $0 != first } + (pool.count < 2 ? [first] : [])),
+    guard let first = rng.pick(pool),
+      let second = rng.pick(pool.filter { $0 != first } + (pool.count < 2 ? [first] : [])),
       first != second,
       let x = rng.pick(snapshot.children[first]), let y = rng.pick(snapshot.children[second])
     else { return nil }
@@ -134,7 +140,9 @@ struct OppositeMovesKind: OperationKind {
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
-    let (p, x, q, y) = (world[operation.targets[0]], world[operation.targets[1]], world[operation.targets[2]], world[operation.targets[3]])
+    let (p, x, q, y) = (
+      world[operation.targets[0]], world[operation.targets[1]], world[operation.targets[2]], world[operation.targets[3]]
+    )
     return await withTaskGroup(of: Outcome.self) { group in
       group.addTask { await addChild(y, to: p, run: run, operation: operation.id) }
       group.addTask { await addChild(x, to: q, run: run, operation: operation.id) }
@@ -145,7 +153,7 @@ struct OppositeMovesKind: OperationKind {
   }
 }
 
-/// `child.removeFromParent()` (SPEC C2).
+/// `child.removeFromParent()` (C2).
 struct RemoveKind: OperationKind {
   let name = OperationKindName.remove
   let weight = 6
@@ -178,7 +186,8 @@ func carrier(
   let steps = StepLog()
   do {
     let handle = try await container.commit(AppearanceBatch(), animations: { await script(steps) })
-    run.register(handle.id, steps.all + [.batch(container: container.index, intents: [], animated: false)], operation: operation)
+    run.register(
+      handle.id, steps.all + [.batch(container: container.index, intents: [], animated: false)], operation: operation)
     return .succeeded
   } catch {
     return outcome(of: error)
@@ -186,7 +195,7 @@ func carrier(
 }
 
 /// The UIKit three-step add, in one transaction of the container:
-/// `addChild`, install the child's view, `didMove(toParent:)` (SPEC C1, C3).
+/// `addChild`, install the child's view, `didMove(toParent:)` (C1, C3).
 struct InstallKind: OperationKind {
   let name = OperationKindName.install
   let weight = 10
@@ -221,14 +230,15 @@ struct InstallKind: OperationKind {
 }
 
 /// The UIKit three-step removal, in one transaction of the container:
-/// `willMove(toParent: nil)`, remove the view, `removeFromParent` (SPEC C2, C4).
-/// A manual container first hides the child itself (SPEC A6).
+/// `willMove(toParent: nil)`, remove the view, `removeFromParent` (C2, C4).
+/// A manual container first hides the child itself (A6).
 struct UninstallKind: OperationKind {
   let name = OperationKindName.uninstall
   let weight = 8
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
-    guard let child = rng.pick(world.leaves.filter { snapshot.parent[$0] != nil }), let parent = snapshot.parent[child] else {
+    guard let child = rng.pick(world.leaves.filter { snapshot.parent[$0] != nil }), let parent = snapshot.parent[child]
+    else {
       return nil
     }
     return Operation(id: id, kind: name, targets: [parent, child])
@@ -256,7 +266,7 @@ struct UninstallKind: OperationKind {
   }
 }
 
-/// `container.transition(from:to:duration:)` (SPEC T1–T4), 0–3 ms on the real clock.
+/// `container.transition(from:to:duration:)` (T1–T4), 0–3 ms on the real clock.
 struct TransitionKind: OperationKind {
   let name = OperationKindName.transition
   let weight = 8
@@ -280,7 +290,10 @@ struct TransitionKind: OperationKind {
       let outcome = try await handle.value
       run.register(
         handle.id,
-        [.transition(container: container.index, from: from.index, to: to.index, animated: duration > .zero, outcome: outcome)],
+        [
+          .transition(
+            container: container.index, from: from.index, to: to.index, animated: duration > .zero, outcome: outcome)
+        ],
         operation: operation.id)
       return .succeeded
     } catch {
@@ -289,7 +302,7 @@ struct TransitionKind: OperationKind {
   }
 }
 
-/// A coalesced appearance batch on a manual container (SPEC A7).
+/// A coalesced appearance batch on a manual container (A7).
 struct BatchKind: OperationKind {
   let name = OperationKindName.batch
   let weight = 5
@@ -326,8 +339,8 @@ struct BatchKind: OperationKind {
   }
 }
 
-/// A manual container driving a child's appearance by hand (SPEC A3, A6),
-/// balanced or deliberately unbalanced (SPEC A4), inside its own transaction.
+/// A manual container driving a child's appearance by hand (A3, A6),
+/// balanced or deliberately unbalanced (A4), inside its own transaction.
 struct ManualAppearanceKind: OperationKind {
   let name = OperationKindName.manualAppearance
   let weight = 6
@@ -377,7 +390,8 @@ struct ToggleContainerKind: OperationKind {
     let tree = rng.below(world.roots.count)
     // variant 1: hide (the view was installed when generated), 2: show.
     let installed = snapshot.installed[world.autoContainers[tree]]
-    return Operation(id: id, kind: name, targets: [world.roots[tree], world.autoContainers[tree]], variant: installed ? 1 : 2)
+    return Operation(
+      id: id, kind: name, targets: [world.roots[tree], world.autoContainers[tree]], variant: installed ? 1 : 2)
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {

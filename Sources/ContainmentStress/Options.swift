@@ -1,14 +1,14 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// A fault the harness can plant in the runtime, to prove it finds real bugs.
 enum Fault: String, Sendable {
-  /// `FaultInjection.skipsQueue`: requests skip their container's FIFO queue (breaks SPEC R1).
+  /// `FaultInjection.skipsQueue`: requests skip their container's FIFO queue (breaks R1).
   case skipQueue = "skip-queue"
   /// Harness self-test: one leaf's `willMove` hook never returns (the watchdog must report a deadlock).
   case stuckHook = "stuck-hook"
@@ -75,7 +75,7 @@ struct Options: Sendable {
                          selfRemoval, rehome, scope, engine, deepStack, wideContainer
                          (default: all; per-leaf leaves out toggleContainer)
       --fault F          plant a fault: skip-queue (the runtime's requests skip the FIFO
-                         queue, SPEC R1); stuck-hook, leak (self-tests of the watchdog and
+                         queue, R1); stuck-hook, leak (self-tests of the watchdog and
                          of the leak check)
       --stall S          watchdog: fail after S seconds without progress (default 10)
       --quiescent-every S  pause the workload every S seconds: check the invariants and
@@ -105,7 +105,9 @@ struct Options: Sendable {
     }
     func seconds(_ flag: String) throws(UsageError) -> Double {
       let text = try value(flag)
-      guard let number = Double(text), number >= 0 else { throw UsageError(message: "\(flag): not a duration: \(text)") }
+      guard let number = Double(text), number >= 0 else {
+        throw UsageError(message: "\(flag): not a duration: \(text)")
+      }
       return number
     }
     do throws(UsageError) {
@@ -128,13 +130,17 @@ struct Options: Sendable {
           options.fault = fault
         case "--profile":
           let text = try value(argument)
-          guard let profile = Profile(rawValue: text) else { throw UsageError(message: "--profile: unknown profile \(text)") }
+          guard let profile = Profile(rawValue: text) else {
+            throw UsageError(message: "--profile: unknown profile \(text)")
+          }
           options.profile = profile
         case "--kinds":
           let text = try value(argument)
           var kinds: Set<OperationKindName> = []
           for name in text.split(separator: ",") {
-            guard let kind = OperationKindName(rawValue: String(name)) else { throw UsageError(message: "--kinds: unknown kind \(name)") }
+            guard let kind = OperationKindName(rawValue: String(name)) else {
+              throw UsageError(message: "--kinds: unknown kind \(name)")
+            }
             kinds.insert(kind)
           }
           options.kinds = kinds

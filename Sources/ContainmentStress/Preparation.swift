@@ -42,7 +42,9 @@ extension World {
     case .add, .install:
       await place(t[1], in: nil, installed: false)
     case .move:
-      if let other = containers(for: t[1]).first(where: { $0 != t[0] }) { await place(t[1], in: other, installed: true) }
+      if let other = containers(for: t[1]).first(where: { $0 != t[0] }) {
+        await place(t[1], in: other, installed: true)
+      }
     case .oppositeMoves:
       await place(t[1], in: t[0], installed: true)
       await place(t[3], in: t[2], installed: true)

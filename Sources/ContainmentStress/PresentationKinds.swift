@@ -78,7 +78,10 @@ extension World {
     }
     var pending = model.nodes.indices.filter { model.nodes[$0].presentation.presenting != nil }
     while !pending.isEmpty {
-      let ready = pending.filter { model.nodes[model.nodes[$0].presentation.presenting!].presentation.presenting == nil || self[model.nodes[$0].presentation.presenting!].presentingViewController != nil }
+      let ready = pending.filter {
+        model.nodes[model.nodes[$0].presentation.presenting!].presentation.presenting == nil
+          || self[model.nodes[$0].presentation.presenting!].presentingViewController != nil
+      }
       guard let next = ready.first else { break }
       pending.removeAll { $0 == next }
       let node = model.nodes[next].presentation
@@ -103,7 +106,9 @@ extension World {
   func members(of family: PresentationFamily) -> [Int] {
     let candidates: [Int]
     switch family {
-    case .window(let window): candidates = [presentation.roots[window], presentation.kids[window]] + presentation.presentables + presentation.inner
+    case .window(let window):
+      candidates =
+        [presentation.roots[window], presentation.kids[window]] + presentation.presentables + presentation.inner
     case .leaf(let leaf): candidates = [leaf] + presentation.presentables + presentation.inner
     }
     return candidates.filter { self.family(of: $0) == family }
@@ -125,7 +130,9 @@ extension World {
   }
 
   /// Runs `body` inside `family`'s gate if `index` still belongs to it once in.
-  func inFamily(_ family: PresentationFamily, of index: Int, exclusive: Bool, _ body: () async -> Outcome) async -> Outcome {
+  func inFamily(_ family: PresentationFamily, of index: Int, exclusive: Bool, _ body: () async -> Outcome) async
+    -> Outcome
+  {
     let gate = gate(of: family)
     guard await gate.enter(exclusive: exclusive) else { return .cancelled }
     defer { gate.leave(exclusive: exclusive) }
@@ -150,7 +157,9 @@ struct PresentKind: OperationKind {
     let tops = members.filter { world[$0].presentedViewController == nil }
     guard let presenter = rng.pick(rng.chance(0.85) ? tops : members) else { return nil }
     let free = world.presentation.presentables.filter { world[$0].presentingViewController == nil }
-    guard let presented = rng.pick(rng.chance(0.85) && !free.isEmpty ? free : world.presentation.presentables) else { return nil }
+    guard let presented = rng.pick(rng.chance(0.85) && !free.isEmpty ? free : world.presentation.presentables) else {
+      return nil
+    }
     var style = rng.below(styles.count)
     if case .leaf(let leaf) = family, presenter == leaf, style == 3 { style = rng.below(3) }
     var animated = false
@@ -173,7 +182,9 @@ struct PresentKind: OperationKind {
     return await world.inFamily(family, of: presenter, exclusive: false) {
       do {
         let handle = try await world[presenter].present(world[presented], style: style, animated: animated)
-        run.register(handle.id, [.present(presenter: presenter, presented: presented, style: style, animated: animated)], operation: operation.id)
+        run.register(
+          handle.id, [.present(presenter: presenter, presented: presented, style: style, animated: animated)],
+          operation: operation.id)
         return .succeeded
       } catch {
         return outcome(of: error)
@@ -210,7 +221,8 @@ struct DismissKind: OperationKind {
       guard let routed, let presenter = world.indexByID[routed.node.id] else { return .failed("nothing to dismiss") }
       do {
         let handle = try await controller.dismiss(animated: operation.variant == 1)
-        run.register(handle.id, [.dismiss(presenter: presenter, animated: operation.variant == 1)], operation: operation.id)
+        run.register(
+          handle.id, [.dismiss(presenter: presenter, animated: operation.variant == 1)], operation: operation.id)
         return .succeeded
       } catch {
         return outcome(of: error)
@@ -231,7 +243,8 @@ struct InteractiveDismissKind: OperationKind {
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let sheets = world.presentation.presentables.filter {
-      world[$0].presentingViewController != nil && world[$0].presentedViewController == nil && world[$0].modalPresentationStyle?.isSheet == true
+      world[$0].presentingViewController != nil && world[$0].presentedViewController == nil
+        && world[$0].modalPresentationStyle?.isSheet == true
     }
     let members = world.members(of: world.randomFamily(&rng))
     guard let target = rng.pick(rng.chance(0.9) && !sheets.isEmpty ? sheets : members) else { return nil }
@@ -260,7 +273,12 @@ struct InteractiveDismissKind: OperationKind {
         if modal {
           let outcome = try handle.result?.get()
           if outcome != .cancelled || started.withLock({ $0 }) {
-            run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): a modal sheet's interactive dismissal gave \(outcome.map { "\($0)" } ?? "nothing")", operations: [operation.id]))
+            run.report(
+              Finding(
+                category: .expectedError,
+                message:
+                  "\(run.describe(operation)): a modal sheet's interactive dismissal gave \(outcome.map { "\($0)" } ?? "nothing")",
+                operations: [operation.id]))
           }
           return .failed("refused: modal")
         }
@@ -269,7 +287,8 @@ struct InteractiveDismissKind: OperationKind {
       } catch {
         if error is DriverGaveUp {
           run.unidentified.withLock {
-            $0.append(UnidentifiedRequest(steps: [step], operation: operation.id, first: target, start: start, end: run.now()))
+            $0.append(
+              UnidentifiedRequest(steps: [step], operation: operation.id, first: target, start: start, end: run.now()))
           }
         }
         return outcome(of: error)
@@ -291,7 +310,9 @@ struct PresentationRootKind: OperationKind {
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
-    guard let window = world.presentation.roots.firstIndex(of: operation.targets[0]) else { return .failed("no window") }
+    guard let window = world.presentation.roots.firstIndex(of: operation.targets[0]) else {
+      return .failed("no window")
+    }
     let gate = world.presentation.windowGates[window]
     guard await gate.enter(exclusive: true) else { return .cancelled }
     defer { gate.leave(exclusive: true) }
@@ -308,7 +329,10 @@ struct PresentationRootKind: OperationKind {
               let handle = try await world.presentation.windows[window].setRootViewController(world[root])
               run.register(handle.id, [.presentationRoot(window: window, root: root)], operation: operation.id)
             } catch {
-              run.report(Finding(category: .expectedError, message: "presentation window \(window): restoring its root threw \(error)", operations: [operation.id]))
+              run.report(
+                Finding(
+                  category: .expectedError, message: "presentation window \(window): restoring its root threw \(error)",
+                  operations: [operation.id]))
             }
           }
           await restore.value
@@ -340,7 +364,9 @@ struct PresentMisuseKind: OperationKind {
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let window = rng.below(world.presentation.roots.count)
-    return Operation(id: id, kind: name, targets: [world.presentation.roots[window], world.presentation.kids[window]], variant: rng.below(6))
+    return Operation(
+      id: id, kind: name, targets: [world.presentation.roots[window], world.presentation.kids[window]],
+      variant: rng.below(6))
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
@@ -356,9 +382,13 @@ struct PresentMisuseKind: OperationKind {
       guard await gate.enter(exclusive: true) else { return .cancelled }
       defer { gate.leave(exclusive: true) }
       if operation.variant == 1 {
-        return await expect(run, operation, { $0 == .hasParent(kid.node.id) }) { try await root.present(kid, animated: false) }
+        return await expect(run, operation, { $0 == .hasParent(kid.node.id) }) {
+          try await root.present(kid, animated: false)
+        }
       }
-      return await expect(run, operation, { $0 == .cannotPresentSelf(root.node.id) }) { try await root.present(root, animated: false) }
+      return await expect(run, operation, { $0 == .cannotPresentSelf(root.node.id) }) {
+        try await root.present(root, animated: false)
+      }
     case 2:
       // The other window's root stays its root meanwhile (`PresentationRootKind`
       // waits), and nothing else runs in this window's family: a request
@@ -372,7 +402,9 @@ struct PresentMisuseKind: OperationKind {
         guard await gate.enter(exclusive: window == mine) else { return .cancelled }
         entered.append((gate, window == mine))
       }
-      return await expect(run, operation, { $0 == .alreadyPresented(otherRoot.node.id) }) { try await kid.present(otherRoot, animated: false) }
+      return await expect(run, operation, { $0 == .alreadyPresented(otherRoot.node.id) }) {
+        try await kid.present(otherRoot, animated: false)
+      }
     case 3:
       let presenter = PresentationLoner("loner presenter"), presented = PresentationLoner("loner presented")
       let outcome = await expect(run, operation, { $0 == .presenterNotInWindow(presenter.node.id) }) {
@@ -388,11 +420,19 @@ struct PresentMisuseKind: OperationKind {
       do {
         try await loner.dismiss(animated: false)
       } catch {
-        run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): dismiss with nothing presented threw \(error)", operations: [operation.id]))
+        run.report(
+          Finding(
+            category: .expectedError,
+            message: "\(run.describe(operation)): dismiss with nothing presented threw \(error)",
+            operations: [operation.id]))
       }
       let heard = [await events.next()?.kind, await events.next()?.kind]
       if heard != [.subscribed(state: .disappeared, parent: nil), .callIgnored(.nothingToDismiss)] {
-        run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): dismiss with nothing presented: heard \(heard)", operations: [operation.id]))
+        run.report(
+          Finding(
+            category: .expectedError,
+            message: "\(run.describe(operation)): dismiss with nothing presented: heard \(heard)",
+            operations: [operation.id]))
       }
       unchanged(run, operation, [loner])
       return .failed("\(IgnoredCall.nothingToDismiss)")
@@ -405,9 +445,12 @@ struct PresentMisuseKind: OperationKind {
     let windows = [Window(environment: run.world.environment), Window(environment: run.world.environment)]
     let root = PresentationLoner("loner root"), sheet = PresentationLoner("loner sheet")
     let other = PresentationLoner("loner other"), stranger = PresentationLoner("loner stranger")
-    let result = await alreadyPresenting(operation, run: run, root: root, sheet: sheet, other: other, stranger: stranger, windows: windows)
+    let result = await alreadyPresenting(
+      operation, run: run, root: root, sheet: sheet, other: other, stranger: stranger, windows: windows)
     for window in windows {
-      do { try await window.tearDown() } catch { run.report(Finding(category: .expectedError, message: "a loner window's teardown threw \(error)")) }
+      do { try await window.tearDown() } catch {
+        run.report(Finding(category: .expectedError, message: "a loner window's teardown threw \(error)"))
+      }
     }
     return result
   }
@@ -423,20 +466,31 @@ struct PresentMisuseKind: OperationKind {
     } catch {
       return outcome(of: error)
     }
-    var result = await expect(run, operation, { $0 == .alreadyPresenting(presenter: root.node.id, presented: sheet.node.id) }) {
+    var result = await expect(
+      run, operation, { $0 == .alreadyPresenting(presenter: root.node.id, presented: sheet.node.id) }
+    ) {
       try await root.present(stranger, animated: false)
     }
     if result != .cancelled {
-      result = await expect(run, operation, { $0 == .alreadyPresented(sheet.node.id) }) { try await other.present(sheet, animated: false) }
+      result = await expect(run, operation, { $0 == .alreadyPresented(sheet.node.id) }) {
+        try await other.present(sheet, animated: false)
+      }
     }
-    if root.presentedViewController !== sheet || sheet.presentingViewController !== root || sheet.modalPresentationStyle != .formSheet
+    if root.presentedViewController !== sheet || sheet.presentingViewController !== root
+      || sheet.modalPresentationStyle != .formSheet
       || other.presentedViewController != nil || stranger.presentingViewController != nil
     {
-      run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): a refused presentation changed the links", operations: [operation.id]))
+      run.report(
+        Finding(
+          category: .expectedError, message: "\(run.describe(operation)): a refused presentation changed the links",
+          operations: [operation.id]))
     }
     for controller in [root, sheet, other, stranger] as [any ViewController] {
       for violation in controller.checkInvariants(quiescent: true) {
-        run.report(Finding(category: .invariant, message: "\(run.describe(operation)): \(violation.message)", operations: [operation.id]))
+        run.report(
+          Finding(
+            category: .invariant, message: "\(run.describe(operation)): \(violation.message)",
+            operations: [operation.id]))
       }
     }
     return result
@@ -444,20 +498,33 @@ struct PresentMisuseKind: OperationKind {
 
   /// Reports loners that gained a presentation link.
   private func unchanged(_ run: Run, _ operation: Operation, _ controllers: [any ViewController]) {
-    for controller in controllers where controller.presentedViewController != nil || controller.presentingViewController != nil {
-      run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): \(controller.node.name) gained a presentation link", operations: [operation.id]))
+    for controller in controllers
+    where controller.presentedViewController != nil || controller.presentingViewController != nil {
+      run.report(
+        Finding(
+          category: .expectedError,
+          message: "\(run.describe(operation)): \(controller.node.name) gained a presentation link",
+          operations: [operation.id]))
     }
   }
 
   /// The typed error `matches`, or a finding; cancellation is no finding.
-  private func expect(_ run: Run, _ operation: Operation, _ matches: (ContainmentError) -> Bool, _ body: () async throws -> Void) async -> Outcome {
+  private func expect(
+    _ run: Run, _ operation: Operation, _ matches: (ContainmentError) -> Bool, _ body: () async throws -> Void
+  ) async -> Outcome {
     do {
       try await body()
-      run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): the misuse did not throw", operations: [operation.id]))
+      run.report(
+        Finding(
+          category: .expectedError, message: "\(run.describe(operation)): the misuse did not throw",
+          operations: [operation.id]))
       return .succeeded
     } catch let error as ContainmentError {
       if !matches(error) {
-        run.report(Finding(category: .expectedError, message: "\(run.describe(operation)): unexpected \(error)", operations: [operation.id]))
+        run.report(
+          Finding(
+            category: .expectedError, message: "\(run.describe(operation)): unexpected \(error)",
+            operations: [operation.id]))
       }
       return .failed("\(error)")
     } catch {

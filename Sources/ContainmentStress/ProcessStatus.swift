@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 import Containment
 import Dispatch
@@ -66,7 +66,10 @@ enum Interruption {
         Terminal.error("\ninterrupted again: exiting without a report\n")
         _exit(130)
       }
-      if !quiet { Terminal.error("\ninterrupted: stopping the workload, then checking what was recorded (Ctrl-C again to exit now)\n") }
+      if !quiet {
+        Terminal.error(
+          "\ninterrupted: stopping the workload, then checking what was recorded (Ctrl-C again to exit now)\n")
+      }
     }
     source.resume()
     Self.source = source

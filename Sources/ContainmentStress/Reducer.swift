@@ -17,7 +17,9 @@ struct Reducer {
   /// reorder may have changed without an event, is not a precondition
   /// `World.prepare` recreates). Trials start from the last quiescent snapshot
   /// before them, and each operation starts at its original offset from the first one.
-  static func candidates(for finding: Finding, in history: History, leaves: Set<Int>) -> (Model, [(Duration, Operation)]) {
+  static func candidates(for finding: Finding, in history: History, leaves: Set<Int>) -> (
+    Model, [(Duration, Operation)]
+  ) {
     let records = history.records.filter { !$0.nested }
     var named = records.filter { finding.operations.contains($0.operation.id) }
     if named.isEmpty { named = Array(records.suffix(12)) }
@@ -25,7 +27,9 @@ struct Reducer {
     let to = named.map(\.end).max()!
     func touches(_ operation: Operation) -> Set<Int> {
       var keys = Set(operation.targets).intersection(leaves)
-      if operation.kind.isContainerKind, let root = operation.targets.first, let tree = history.roots.firstIndex(of: root) {
+      if operation.kind.isContainerKind, let root = operation.targets.first,
+        let tree = history.roots.firstIndex(of: root)
+      {
         switch operation.kind {
         case .selectTab, .setTabIndex, .setTabs: keys.insert(-2 - 3 * tree)
         case .traitFlip, .showColumn: keys.insert(-3 - 3 * tree)
@@ -38,11 +42,14 @@ struct Reducer {
     let snapshot = history.snapshots.last { $0.0 <= from } ?? history.snapshots.first ?? (.zero, history.initial)
     var chosen = named
     let containers = touched.filter { $0 < 0 }
-    for record in records.reversed() where record.start >= max(snapshot.0, from - .milliseconds(200)) && record.end < from {
+    for record in records.reversed()
+    where record.start >= max(snapshot.0, from - .milliseconds(200)) && record.end < from {
       if chosen.count >= named.count + 6 { break }
       if !containers.isDisjoint(with: touches(record.operation)) { chosen.append(record) }
     }
-    for record in records where record.end >= from && record.start <= to && !named.contains(where: { $0.operation.id == record.operation.id }) {
+    for record in records
+    where record.end >= from && record.start <= to && !named.contains(where: { $0.operation.id == record.operation.id })
+    {
       if chosen.count >= 16 { break }
       if !touched.isDisjoint(with: touches(record.operation)) { chosen.append(record) }
     }
@@ -83,7 +90,9 @@ struct Reducer {
     var granularity = 2
     while current.count >= 2, clock.now < deadline {
       let size = (current.count + granularity - 1) / granularity
-      let chunks = stride(from: 0, to: current.count, by: size).map { Array(current[$0..<min($0 + size, current.count)]) }
+      let chunks = stride(from: 0, to: current.count, by: size).map {
+        Array(current[$0..<min($0 + size, current.count)])
+      }
       var reduced = false
       for chunk in chunks {
         let ids = Set(chunk.map(\.1.id))
@@ -113,9 +122,14 @@ struct Reducer {
 extension Finding {
   /// The finding to reduce: the most telling kind first.
   static func mostTelling(_ findings: [Finding]) -> Finding? {
-    let order: [Category] = [.atomicity, .grammar, .linearizability, .invariant, .hookLog, .subscriber, .expectedError, .unexplained, .unexpectedSetup]
+    let order: [Category] = [
+      .atomicity, .grammar, .linearizability, .invariant, .hookLog, .subscriber, .expectedError, .unexplained,
+      .unexpectedSetup,
+    ]
     for category in order {
-      if let finding = findings.first(where: { $0.category == category && !(category == .linearizability && $0.operations.isEmpty) }) {
+      if let finding = findings.first(where: {
+        $0.category == category && !(category == .linearizability && $0.operations.isEmpty)
+      }) {
         return finding
       }
     }

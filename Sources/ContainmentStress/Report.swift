@@ -42,7 +42,9 @@ struct Report {
     maxLatency = stats.latency.maximum
     quiescentChecks = result.quiescentChecks
     findings = summary.findings
-    for leak in result.leaks { findings.append(Finding(category: .leak, message: "\(leak) is still alive after the run released it")) }
+    for leak in result.leaks {
+      findings.append(Finding(category: .leak, message: "\(leak) is still alive after the run released it"))
+    }
     leaks = result.leaks
     names = summary.names
     interrupted = result.interrupted
@@ -74,17 +76,29 @@ struct Report {
   func text() -> String {
     var lines: [String] = []
     let fault = options.fault.map { "  fault=\($0.rawValue)" } ?? ""
-    lines.append("containment-stress  seed=0x\(String(options.seed, radix: 16))  tasks=\(options.tasks)  trees=\(options.trees)  controllers=\(names.count)\(fault)")
-    if interrupted { lines.append("interrupted  by Ctrl-C after \(format(seconds, 1))s: what was recorded until then is checked") }
-    lines.append("operations   \(operations) in \(format(seconds, 1))s = \(Int(Double(operations) / max(seconds, 0.001)))/s, plus \(nested) requested from inside hooks")
+    lines.append(
+      "containment-stress  seed=0x\(String(options.seed, radix: 16))  tasks=\(options.tasks)  trees=\(options.trees)  controllers=\(names.count)\(fault)"
+    )
+    if interrupted {
+      lines.append("interrupted  by Ctrl-C after \(format(seconds, 1))s: what was recorded until then is checked")
+    }
+    lines.append(
+      "operations   \(operations) in \(format(seconds, 1))s = \(Int(Double(operations) / max(seconds, 0.001)))/s, plus \(nested) requested from inside hooks"
+    )
     lines.append("latency      p50 \(p50.micros)  p99 \(p99.micros)  max \(maxLatency.micros)")
     lines.append("by kind      kind               total  succeeded  refused  cancelled")
     for (kind, count) in byKind {
-      lines.append("             \(pad(kind.rawValue, 17)) \(pad("\(count.total)", 6, left: true)) \(pad("\(count.succeeded)", 10, left: true)) \(pad("\(count.failed)", 8, left: true)) \(pad("\(count.cancelled)", 10, left: true))")
+      lines.append(
+        "             \(pad(kind.rawValue, 17)) \(pad("\(count.total)", 6, left: true)) \(pad("\(count.succeeded)", 10, left: true)) \(pad("\(count.failed)", 8, left: true)) \(pad("\(count.cancelled)", 10, left: true))"
+      )
     }
-    lines.append("events       \(summary.counts.recordedEvents) recorded; \(summary.subscribers) other subscribers got \(summary.counts.subscriberEvents), lost \(summary.counts.lostEvents) in \(summary.counts.lostMarkers) exact markers, \(summary.counts.laggedDisconnects) disconnected for lag")
+    lines.append(
+      "events       \(summary.counts.recordedEvents) recorded; \(summary.subscribers) other subscribers got \(summary.counts.subscriberEvents), lost \(summary.counts.lostEvents) in \(summary.counts.lostMarkers) exact markers, \(summary.counts.laggedDisconnects) disconnected for lag"
+    )
     let containers = summary.counts.replayedContainers
-    lines.append("checks       \(quiescentChecks) quiescent invariant checks; \(summary.counts.replayedTransactions) transactions replayed on the model (\(containers.splitLayouts) split layouts, \(containers.traitChanges) trait changes, \(containers.interactivePops) interactive pops, \(containers.eventless) eventless reorders placed by time); hook grammar, hook logs, subscribers, expected errors, leaks")
+    lines.append(
+      "checks       \(quiescentChecks) quiescent invariant checks; \(summary.counts.replayedTransactions) transactions replayed on the model (\(containers.splitLayouts) split layouts, \(containers.traitChanges) trait changes, \(containers.interactivePops) interactive pops, \(containers.eventless) eventless reorders placed by time); hook grammar, hook logs, subscribers, expected errors, leaks"
+    )
     lines.append("soak         \(soak)")
     if findings.total == 0 {
       lines.append("findings     none")
@@ -98,13 +112,18 @@ struct Report {
         for finding in some.prefix(5) { lines.append("    - \(finding.message)") }
         if count > 5 { lines.append("    ... and \(count - 5) more") }
       }
-      lines.append("seed         0x\(String(options.seed, radix: 16)) (re-run: containment-stress --seed 0x\(String(options.seed, radix: 16))\(options.fault.map { " --fault \($0.rawValue)" } ?? ""))")
+      lines.append(
+        "seed         0x\(String(options.seed, radix: 16)) (re-run: containment-stress --seed 0x\(String(options.seed, radix: 16))\(options.fault.map { " --fault \($0.rawValue)" } ?? ""))"
+      )
       if let reduction {
         if reduction.reproduced {
-          lines.append("reduced to   \(reduction.operations.count) operation(s) that, started together on a fresh world, again show the same kind of finding\(reducedFinding.map { " (\($0.category.rawValue))" } ?? "") (\(reduction.trials) trials):")
+          lines.append(
+            "reduced to   \(reduction.operations.count) operation(s) that, started together on a fresh world, again show the same kind of finding\(reducedFinding.map { " (\($0.category.rawValue))" } ?? "") (\(reduction.trials) trials):"
+          )
           for operation in reduction.operations { lines.append("    \(describe(operation))") }
         } else {
-          lines.append("reduction    the failure did not reproduce from the candidate operations in \(reduction.trials) trials")
+          lines.append(
+            "reduction    the failure did not reproduce from the candidate operations in \(reduction.trials) trials")
         }
       }
     }
@@ -120,25 +139,39 @@ struct Report {
     fields.append("\"tasks\": \(options.tasks), \"trees\": \(options.trees), \"controllers\": \(names.count)")
     fields.append("\"operations\": \(operations), \"nestedOperations\": \(nested), \"seconds\": \(format(seconds, 3))")
     fields.append("\"operationsPerSecond\": \(Int(Double(operations) / max(seconds, 0.001)))")
-    fields.append("\"latencyMicroseconds\": {\"p50\": \(p50.microseconds), \"p99\": \(p99.microseconds), \"max\": \(maxLatency.microseconds)}")
+    fields.append(
+      "\"latencyMicroseconds\": {\"p50\": \(p50.microseconds), \"p99\": \(p99.microseconds), \"max\": \(maxLatency.microseconds)}"
+    )
     let kinds = byKind.map { kind, count in
       "\(json(kind.rawValue)): {\"total\": \(count.total), \"succeeded\": \(count.succeeded), \"refused\": \(count.failed), \"cancelled\": \(count.cancelled)}"
     }
     fields.append("\"byKind\": {\(kinds.joined(separator: ", "))}")
-    fields.append("\"events\": \(summary.counts.recordedEvents), \"subscribers\": \(summary.subscribers), \"subscriberEvents\": \(summary.counts.subscriberEvents)")
-    fields.append("\"lostEvents\": \(summary.counts.lostEvents), \"lostMarkers\": \(summary.counts.lostMarkers), \"laggedDisconnects\": \(summary.counts.laggedDisconnects)")
+    fields.append(
+      "\"events\": \(summary.counts.recordedEvents), \"subscribers\": \(summary.subscribers), \"subscriberEvents\": \(summary.counts.subscriberEvents)"
+    )
+    fields.append(
+      "\"lostEvents\": \(summary.counts.lostEvents), \"lostMarkers\": \(summary.counts.lostMarkers), \"laggedDisconnects\": \(summary.counts.laggedDisconnects)"
+    )
     let containers = summary.counts.replayedContainers
-    fields.append("\"quiescentChecks\": \(quiescentChecks), \"transactionsReplayed\": \(summary.counts.replayedTransactions), \"splitLayoutsReplayed\": \(containers.splitLayouts), \"traitChangesReplayed\": \(containers.traitChanges), \"interactivePopsReplayed\": \(containers.interactivePops), \"eventlessReorders\": \(containers.eventless)")
-    fields.append("\"epochsChecked\": \(summary.epochsChecked), \"wallSeconds\": \(format(wallTime.seconds, 3)), \"peakResidentBytes\": \(peakMemory.map(String.init) ?? "null"), \"interrupted\": \(interrupted)")
+    fields.append(
+      "\"quiescentChecks\": \(quiescentChecks), \"transactionsReplayed\": \(summary.counts.replayedTransactions), \"splitLayoutsReplayed\": \(containers.splitLayouts), \"traitChangesReplayed\": \(containers.traitChanges), \"interactivePopsReplayed\": \(containers.interactivePops), \"eventlessReorders\": \(containers.eventless)"
+    )
+    fields.append(
+      "\"epochsChecked\": \(summary.epochsChecked), \"wallSeconds\": \(format(wallTime.seconds, 3)), \"peakResidentBytes\": \(peakMemory.map(String.init) ?? "null"), \"interrupted\": \(interrupted)"
+    )
     let rates = summary.epochs.map { "[\($0.operations), \(format($0.wall.seconds, 3)), \(format($0.cpu.seconds, 3))]" }
     fields.append("\"epochs\": [\(rates.joined(separator: ", "))]")
     fields.append("\"violations\": \(violations), \"deadlocks\": \(deadlocks), \"leaks\": \(leaks.count)")
-    let counts = Finding.Category.allCases.compactMap { category in findings.counts[category].map { "\(json(category.rawValue)): \($0)" } }
+    let counts = Finding.Category.allCases.compactMap { category in
+      findings.counts[category].map { "\(json(category.rawValue)): \($0)" }
+    }
     fields.append("\"findingCounts\": {\(counts.joined(separator: ", "))}")
     let items = findings.kept.map { "{\"category\": \(json($0.category.rawValue)), \"message\": \(json($0.message))}" }
     fields.append("\"findings\": [\(items.joined(separator: ", "))]")
     if let reduction {
-      fields.append("\"reduced\": {\"reproduced\": \(reduction.reproduced), \"trials\": \(reduction.trials), \"operations\": [\(reduction.operations.map { json(describe($0)) }.joined(separator: ", "))]}")
+      fields.append(
+        "\"reduced\": {\"reproduced\": \(reduction.reproduced), \"trials\": \(reduction.trials), \"operations\": [\(reduction.operations.map { json(describe($0)) }.joined(separator: ", "))]}"
+      )
     }
     return "{\n  " + fields.joined(separator: ",\n  ") + "\n}"
   }
@@ -152,7 +185,11 @@ struct Report {
       case "\n": out += "\\n"
       case "\t": out += "\\t"
       default:
-        if scalar.value < 0x20 { out += "\\u00\(scalar.value < 16 ? "0" : "")\(String(scalar.value, radix: 16))" } else { out.unicodeScalars.append(scalar) }
+        if scalar.value < 0x20 {
+          out += "\\u00\(scalar.value < 16 ? "0" : "")\(String(scalar.value, radix: 16))"
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
       }
     }
     return out + "\""

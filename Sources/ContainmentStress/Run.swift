@@ -47,7 +47,8 @@ struct UnidentifiedRequest: Sendable {
 /// have been thrown and was not, a wrong error, ...).
 struct Finding: Sendable, CustomStringConvertible {
   enum Category: String, Sendable, CaseIterable {
-    case unexpectedSetup, invariant, grammar, hookLog, linearizability, atomicity, unexplained, expectedError, subscriber, deadlock, leak
+    case unexpectedSetup, invariant, grammar, hookLog, linearizability, atomicity, unexplained, expectedError,
+      subscriber, deadlock, leak
     /// The run's last epochs ran markedly slower than its first (a cost that grows with the run's length).
     case slowdown
     /// The checks could not finish within the run's time limit.
@@ -117,9 +118,12 @@ final class Run: Sendable {
   func tick() { counters.withLock { $0.progress += 1 } }
 
   func register(
-    _ id: TransactionID, _ steps: [ModelStep], operation: Int, window: ClosedRange<Duration>? = nil, scope: ScopeMembers? = nil
+    _ id: TransactionID, _ steps: [ModelStep], operation: Int, window: ClosedRange<Duration>? = nil,
+    scope: ScopeMembers? = nil
   ) {
-    transactions.withLock { $0[id] = RegisteredTransaction(steps: steps, operation: operation, window: window, scope: scope) }
+    transactions.withLock {
+      $0[id] = RegisteredTransaction(steps: steps, operation: operation, window: window, scope: scope)
+    }
   }
 
   func record(_ record: OperationRecord) {

@@ -43,7 +43,11 @@ extension World {
     for (tree, container) in scoped.containers.enumerated() {
       try await install(self[container], in: self[roots[tree]])
       for child in model.nodes[container].children {
-        if model.nodes[child].installed { try await install(self[child], in: self[container]) } else { try await self[container].addChild(self[child]) }
+        if model.nodes[child].installed {
+          try await install(self[child], in: self[container])
+        } else {
+          try await self[container].addChild(self[child])
+        }
       }
     }
   }
@@ -112,44 +116,47 @@ struct ScopeKind: OperationKind {
         }
         // An error ends the scope with what its verbs did (isolation, no rollback): the steps logged so far.
         do {
-        switch variant {
-        case 0...3:
-          // Replace: the old child out the UIKit way, the new one in.
-          if old >= 0 { try await remove(old) }
-          if new >= 0, try await add(new) {
-            try await install(new)
+          switch variant {
+          case 0...3:
+            // Replace: the old child out the UIKit way, the new one in.
+            if old >= 0 { try await remove(old) }
+            if new >= 0, try await add(new) {
+              try await install(new)
+              await world[new].didMove(toParent: container)
+              steps.append(.didMove(child: new, parent: index))
+            }
+          case 4:
+            if new >= 0, try await add(new) {
+              try await install(new)
+              await world[new].didMove(toParent: container)
+              steps.append(.didMove(child: new, parent: index))
+            }
+          case 5, 6:
+            if old >= 0 { try await remove(old) }
+          case 7:
+            // Switch the shown child by hand.
+            guard old >= 0, hidden >= 0, world[old].parent === container, world[hidden].parent === container,
+              world[old].viewIfLoaded?.superview != nil, world[hidden].viewIfLoaded?.superview == nil
+            else { return }
+            members.withLock { $0.before.append(old) }
+            try await world[old].view.removeFromSuperview()
+            steps.append(.removeFromSuperview(child: old))
+            try await install(hidden)
+          default:
+            // A new child shown in place of the old one by a transition inside the scope.
+            guard old >= 0, new >= 0, world[old].parent === container, world[old].viewIfLoaded?.superview != nil else {
+              return
+            }
+            guard try await add(new) else { return }
+            members.withLock { $0.before.append(old) }
+            let animated = variant == 9
+            let transition = try await container.transition(
+              from: world[old], to: world[new], duration: animated ? .milliseconds(1) : .zero)
+            let outcome = try await transition.value
+            steps.append(.transition(container: index, from: old, to: new, animated: animated, outcome: outcome))
             await world[new].didMove(toParent: container)
             steps.append(.didMove(child: new, parent: index))
           }
-        case 4:
-          if new >= 0, try await add(new) {
-            try await install(new)
-            await world[new].didMove(toParent: container)
-            steps.append(.didMove(child: new, parent: index))
-          }
-        case 5, 6:
-          if old >= 0 { try await remove(old) }
-        case 7:
-          // Switch the shown child by hand.
-          guard old >= 0, hidden >= 0, world[old].parent === container, world[hidden].parent === container,
-            world[old].viewIfLoaded?.superview != nil, world[hidden].viewIfLoaded?.superview == nil
-          else { return }
-          members.withLock { $0.before.append(old) }
-          try await world[old].view.removeFromSuperview()
-          steps.append(.removeFromSuperview(child: old))
-          try await install(hidden)
-        default:
-          // A new child shown in place of the old one by a transition inside the scope.
-          guard old >= 0, new >= 0, world[old].parent === container, world[old].viewIfLoaded?.superview != nil else { return }
-          guard try await add(new) else { return }
-          members.withLock { $0.before.append(old) }
-          let animated = variant == 9
-          let transition = try await container.transition(from: world[old], to: world[new], duration: animated ? .milliseconds(1) : .zero)
-          let outcome = try await transition.value
-          steps.append(.transition(container: index, from: old, to: new, animated: animated, outcome: outcome))
-          await world[new].didMove(toParent: container)
-          steps.append(.didMove(child: new, parent: index))
-        }
         } catch {
           failure.withLock { $0 = outcome(of: error) }
         }
@@ -192,7 +199,8 @@ struct EngineKind: OperationKind {
     do {
       let handle = try await world[index].changeChildren(change)
       run.register(
-        handle.id, [.changeChildren(container: index, children: children, shown: shown, animated: animated)], operation: operation.id,
+        handle.id, [.changeChildren(container: index, children: children, shown: shown, animated: animated)],
+        operation: operation.id,
         scope: ScopeMembers(container: index, before: before, after: children))
       return .succeeded
     } catch {
@@ -215,7 +223,10 @@ extension Checks {
       for (position, event) in events.enumerated() {
         guard let id = event.transaction, scopes[id] != nil else { continue }
         positions[id, default: [:]][index] = positions[id]?[index].map { ($0.first, position) } ?? (position, position)
-        spans[id] = spans[id].map { (min($0.first, event.timestamp), max($0.last, event.timestamp)) } ?? (event.timestamp, event.timestamp)
+        spans[id] =
+          spans[id].map { (min($0.first, event.timestamp), max($0.last, event.timestamp)) } ?? (
+            event.timestamp, event.timestamp
+          )
       }
     }
     var reported = 0
@@ -239,8 +250,11 @@ extension Checks {
           }
         }
         guard let intruder else { continue }
-        let owner = history.registered[id].flatMap { registered in history.records.first { $0.operation.id == registered.operation } }
-        let context = events[max(0, intruder - 3)...min(events.count - 1, intruder + 3)].map(describe).joined(separator: ", ")
+        let owner = history.registered[id].flatMap { registered in
+          history.records.first { $0.operation.id == registered.operation }
+        }
+        let context = events[max(0, intruder - 3)...min(events.count - 1, intruder + 3)].map(describe).joined(
+          separator: ", ")
         fail(
           .atomicity,
           "the custom container's change \(id) [\(owner?.summary ?? "?")] is not atomic: \(describe(events[intruder])) falls among its events on \(history.name(index)): \(context)",

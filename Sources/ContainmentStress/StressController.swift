@@ -2,7 +2,7 @@ import Containment
 
 /// The harness's controller: records every hook it receives, in order, and
 /// can be armed to make a request from inside its next `willMove(toParent:)`
-/// hook (a nested request, SPEC R2).
+/// hook (a nested request, R2).
 ///
 /// The hook log is the controller's own account of what ran on it; the
 /// checks compare it with the event streams and with the model.
@@ -43,19 +43,29 @@ actor StressController: ViewController {
   func viewDidAppear(_ animated: Bool) async { record(.viewDidAppear(animated: animated)) }
   func viewWillDisappear(_ animated: Bool) async {
     record(.viewWillDisappear(animated: animated))
-    guard let action = armedDisappear.withLock({ action in defer { action = nil }; return action }) else { return }
+    guard
+      let action = armedDisappear.withLock({ action in
+        defer { action = nil }; return action
+      })
+    else { return }
     await action()
   }
   func viewDidDisappear(_ animated: Bool) async { record(.viewDidDisappear(animated: animated)) }
   func viewDidMove(toParent parent: (any ViewController)?) async { record(.didMove(toParent: parent?.node.id)) }
-  func traitCollectionDidChange(_ previous: TraitCollection?) async { record(.traitCollectionDidChange(traitCollection)) }
+  func traitCollectionDidChange(_ previous: TraitCollection?) async {
+    record(.traitCollectionDidChange(traitCollection))
+  }
 
   func viewWillMove(toParent parent: (any ViewController)?) async {
     record(.willMove(toParent: parent?.node.id))
     if stuck.withLock({ $0 }) {
       await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
     }
-    guard let parent, let action = armed.withLock({ action in defer { action = nil }; return action }) else { return }
+    guard let parent,
+      let action = armed.withLock({ action in
+        defer { action = nil }; return action
+      })
+    else { return }
     await action(parent)
   }
 }

@@ -130,17 +130,22 @@ enum StressRun {
     var references = world.controllers.map { WeakReference($0, label: $0.node.name) }
     for container in world.navigations as [any ViewController] + world.tabs + world.splits {
       references.append(WeakReference(container, label: container.node.name))
-      if let view = container.viewIfLoaded { references.append(WeakReference(view, label: "\(container.node.name).view")) }
+      if let view = container.viewIfLoaded {
+        references.append(WeakReference(view, label: "\(container.node.name).view"))
+      }
     }
     references += world.windows.enumerated().map { WeakReference($1, label: "window \($0)") }
     references.append(WeakReference(world.doomedWindow, label: "doomed window"))
     references += world.hop.windows.enumerated().map { WeakReference($1, label: "hop window \($0)") }
     references += world.presentation.windows.enumerated().map { WeakReference($1, label: "presentation window \($0)") }
     references += world.bulk.references
-    references += world.controllers.compactMap { controller in controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") } }
+    references += world.controllers.compactMap { controller in
+      controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") }
+    }
     let result = RunResult(
       summary: summary, quiescentChecks: workload.quiescentChecks, elapsed: elapsed, leaks: [],
-      leaves: world.leaves + world.stackLeaves + world.tabLeaves.flatMap { $0 }, interrupted: trial == nil && Interruption.requested)
+      leaves: world.leaves + world.stackLeaves + world.tabLeaves.flatMap { $0 },
+      interrupted: trial == nil && Interruption.requested)
     return (result, references)
   }
 }

@@ -2,7 +2,7 @@ import Containment
 
 /// Where the check of one subscriber (other than a recorder) stands: its
 /// elements arrive over the whole run and are checked as the epochs they
-/// belong to are, against the recorders' copies (SPEC E3–E6).
+/// belong to are, against the recorders' copies (E3–E6).
 struct SubscriberCheck: Sendable {
   let role: Subscription.Role
   let controller: Int
@@ -78,7 +78,7 @@ extension Checks {
         fail(.subscriber, "\(label(of: subscriber)): a lagging subscriber was neither disconnected nor terminated")
       }
       if subscriber.role == .fast || subscriber.role == .slow, !subscriber.ended {
-        fail(.subscriber, "\(label(of: subscriber)): the stream ended without a terminated event (SPEC E6)")
+        fail(.subscriber, "\(label(of: subscriber)): the stream ended without a terminated event (E6)")
       }
     }
   }
@@ -88,11 +88,13 @@ extension Checks {
   }
 
   /// One element; what is wrong with it, if anything.
-  private mutating func accept(_ event: LifecycleEvent, by subscriber: inout SubscriberCheck, index: RecorderIndex) -> String? {
+  private mutating func accept(_ event: LifecycleEvent, by subscriber: inout SubscriberCheck, index: RecorderIndex)
+    -> String?
+  {
     counts.subscriberEvents += 1
     guard subscriber.started else {
       subscriber.started = true
-      guard case .subscribed = event.kind else { return "first element is not the subscribed snapshot (SPEC E5)" }
+      guard case .subscribed = event.kind else { return "first element is not the subscribed snapshot (E5)" }
       return nil
     }
     if subscriber.ended { return "\(describe(event)) after the stream's end" }
@@ -113,16 +115,17 @@ extension Checks {
       break
     }
     if let previous = subscriber.previous, event.sequenceNumber - previous - 1 != subscriber.pendingLost {
-      return "sequence \(previous) -> \(event.sequenceNumber) but the lost marker says \(subscriber.pendingLost) (SPEC E4)"
+      return "sequence \(previous) -> \(event.sequenceNumber) but the lost marker says \(subscriber.pendingLost) (E4)"
     }
     subscriber.pendingLost = 0
     subscriber.previous = event.sequenceNumber
-    if history.containerIDs.contains(event.controller) { return nil }  // a built-in container: no recorder to compare with
+    // A built-in container: no recorder to compare with.
+    if history.containerIDs.contains(event.controller) { return nil }
     guard history.indexByID[event.controller] != nil, let position = index[EventKey(event)] else {
       return "received \(describe(event)), which its controller never emitted"
     }
     if let last = subscriber.lastPosition[event.controller], last >= position {
-      return "\(describe(event)) arrived out of order (SPEC E3)"
+      return "\(describe(event)) arrived out of order (E3)"
     }
     subscriber.lastPosition[event.controller] = position
     if !subscriber.isTree, position != event.sequenceNumber {

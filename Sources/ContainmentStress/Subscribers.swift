@@ -79,11 +79,15 @@ struct Subscribers: Sendable {
       for role in [Subscription.Role.fast, .slow, .lagging] {
         others.append(Subscription(role: role, controller: world[root], tree: true))
       }
-      others.append(Subscription(role: .cancelling, controller: world[root], tree: true, cancelAfter: .milliseconds(50 + rng.below(3000))))
+      others.append(
+        Subscription(
+          role: .cancelling, controller: world[root], tree: true, cancelAfter: .milliseconds(50 + rng.below(3000))))
     }
     for leaf in world.autoLeaves.prefix(4) + world.manualLeaves.prefix(2) {
       others.append(Subscription(role: .slow, controller: world[leaf], tree: false))
-      others.append(Subscription(role: .cancelling, controller: world[leaf], tree: false, cancelAfter: .milliseconds(20 + rng.below(2000))))
+      others.append(
+        Subscription(
+          role: .cancelling, controller: world[leaf], tree: false, cancelAfter: .milliseconds(20 + rng.below(2000))))
     }
     self.others = others
   }

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 import Containment
 
@@ -60,20 +60,26 @@ final class Watchdog: Sendable {
       samples.append((now, done))
       samples.removeAll { now - $0.0 > .seconds(10) }
       // Off a terminal: a line every 10 s, and one as each phase begins.
-      guard live ? now - lastLine >= .milliseconds(250) : now - lastLine >= .seconds(10) || phase != lastPhase else { continue }
+      guard live ? now - lastLine >= .milliseconds(250) : now - lastLine >= .seconds(10) || phase != lastPhase else {
+        continue
+      }
       lastLine = now
       lastPhase = phase
-      let line = progressLine(run, phase: phase, elapsed: now - start, done: done, rate: samples.first.map { Double(done - $0.1) / max((now - $0.0).seconds, 0.1) } ?? 0)
+      let line = progressLine(
+        run, phase: phase, elapsed: now - start, done: done,
+        rate: samples.first.map { Double(done - $0.1) / max((now - $0.0).seconds, 0.1) } ?? 0)
       Terminal.error(live ? "\r\u{1B}[2K" + line : line + "\n")
     }
     if live { Terminal.error("\r\u{1B}[2K") }
   }
 
   private func progressLine(_ run: Run, phase: String, elapsed: Duration, done: Int, rate: Double) -> String {
-    let total = options.operations.map { "  \(done)/\($0) operations" } ?? "/\(format(options.seconds, 0))s  \(done) operations"
+    let total =
+      options.operations.map { "  \(done)/\($0) operations" } ?? "/\(format(options.seconds, 0))s  \(done) operations"
     let checked = run.checkProgress.withLock { $0.epochsChecked }
     let memory = ProcessStatus.memory().map { "  RSS \(megabytes($0.resident))" } ?? ""
-    return "\(phase) \(format(elapsed.seconds, 1))s\(total)  \(Int(rate))/s  epochs checked \(checked)  findings \(run.findingsSoFar)\(memory)"
+    return
+      "\(phase) \(format(elapsed.seconds, 1))s\(total)  \(Int(rate))/s  epochs checked \(checked)  findings \(run.findingsSoFar)\(memory)"
   }
 
   /// The run (its checks included) has overrun its time: fail rather than run on.
@@ -102,12 +108,16 @@ final class Watchdog: Sendable {
     for controller in run.world.controllers {
       let parent = controller.parent?.node.name ?? "-"
       let children = controller.children.map(\.node.name).joined(separator: ",")
-      lines.append("  \(controller.node.name): parent \(parent), children [\(children)], \(controller.node.appearanceState), view \(controller.viewIfLoaded?.superview == nil ? "detached" : "installed")")
+      lines.append(
+        "  \(controller.node.name): parent \(parent), children [\(children)], \(controller.node.appearanceState), view \(controller.viewIfLoaded?.superview == nil ? "detached" : "installed")"
+      )
     }
     lines.append("queues held or with pending requests:")
     var queues: [String] = []
     let world = run.world
-    for node in world.controllers.map(\.node) + (world.navigations as [any ViewController] + world.tabs + world.splits).map(\.node) {
+    for node in world.controllers.map(\.node)
+      + (world.navigations as [any ViewController] + world.tabs + world.splits).map(\.node)
+    {
       let queue = node.queueSnapshot
       if queue.isHeld || queue.pending > 0 { queues.append("  \(queue)") }
     }

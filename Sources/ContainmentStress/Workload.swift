@@ -112,7 +112,7 @@ func perform(_ operation: Operation, run: Run) async {
   run.record(OperationRecord(operation: operation, summary: summary, start: start, end: run.now(), outcome: outcome))
 }
 
-/// SPEC §2 (+ appearance consistency) on every tree and every detached
+/// §2 (+ appearance consistency) on every tree and every detached
 /// automatic leaf, at a quiescent point.
 func checkInvariants(run: Run, when: String) {
   let world = run.world

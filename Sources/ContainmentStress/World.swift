@@ -4,7 +4,7 @@ import Containment
 ///
 /// Shape (two levels, so every cross-queue interaction is one the model can
 /// name): each tree is a window whose root `R` holds two fixed containers,
-/// `A` (forwards appearance automatically) and `M` (forwards it by hand, SPEC
+/// `A` (forwards appearance automatically) and `M` (forwards it by hand,
 /// A6), both installed. Leaves move between containers of the same kind, in
 /// any tree: automatic leaves between the `A`s, manual leaves between the
 /// `M`s. Strangers are never attached (misuse targets); the doomed tree is
@@ -79,7 +79,9 @@ final class World: Sendable {
     self.stackLeaves = stackLeaves
     self.tabLeaves = tabLeaves
     self.splitColumns = splitColumns
-    navigations = (0..<options.trees).map { NavigationController(name: "Nav\($0)", transitionDuration: .milliseconds(1)) }
+    navigations = (0..<options.trees).map {
+      NavigationController(name: "Nav\($0)", transitionDuration: .milliseconds(1))
+    }
     tabs = (0..<options.trees).map { TabBarController(name: "Tabs\($0)") }
     splits = (0..<options.trees).map { SplitViewController(name: "Split\($0)") }
     stackGates = (0..<options.trees).map { _ in StackGate() }
@@ -113,7 +115,7 @@ final class World: Sendable {
   /// Builds the initial trees, one step at a time (no concurrency yet, except
   /// racing first view loads). Throws if the runtime refuses a legal setup step.
   func setUp(_ rng: inout SplitMix64) async throws {
-    // Concurrent first accesses: one load, one viewDidLoad (SPEC §1).
+    // Concurrent first accesses: one load, one viewDidLoad (§1).
     await withTaskGroup(of: Void.self) { group in
       for controller in controllers {
         group.addTask { _ = await controller.view }

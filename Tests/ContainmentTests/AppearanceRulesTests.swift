@@ -14,16 +14,18 @@ struct AppearanceRulesTests {
     _ = f.log.take()
     let window = Window()
     try await window.setRootViewController(p)
-    #expect(f.log.take() == [
-      "P.viewWillAppear", "C1.viewWillAppear", "C2.viewWillAppear",
-      "P.viewIsAppearing", "C1.viewIsAppearing", "C2.viewIsAppearing",
-      "P.viewDidAppear", "C1.viewDidAppear", "C2.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "P.viewWillAppear", "C1.viewWillAppear", "C2.viewWillAppear",
+        "P.viewIsAppearing", "C1.viewIsAppearing", "C2.viewIsAppearing",
+        "P.viewDidAppear", "C1.viewDidAppear", "C2.viewDidAppear",
+      ])
     try await window.setRootViewController(nil)
-    #expect(f.log.take() == [
-      "P.viewWillDisappear", "C1.viewWillDisappear", "C2.viewWillDisappear",
-      "P.viewDidDisappear", "C1.viewDidDisappear", "C2.viewDidDisappear",
-    ])
+    #expect(
+      f.log.take() == [
+        "P.viewWillDisappear", "C1.viewWillDisappear", "C2.viewWillDisappear",
+        "P.viewDidDisappear", "C1.viewDidDisappear", "C2.viewDidDisappear",
+      ])
     #expect(hidden.node.appearanceState == .disappeared)
     #expect(p.checkInvariants().isEmpty)
   }
@@ -36,11 +38,12 @@ struct AppearanceRulesTests {
     try await f.install(c2, in: p)
     let window = Window()
     try await window.setRootViewController(p)
-    #expect(f.log.take() == [
-      "P.viewWillAppear", "C1.viewWillAppear", "G.viewWillAppear", "C2.viewWillAppear",
-      "P.viewIsAppearing", "C1.viewIsAppearing", "G.viewIsAppearing", "C2.viewIsAppearing",
-      "P.viewDidAppear", "C1.viewDidAppear", "G.viewDidAppear", "C2.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "P.viewWillAppear", "C1.viewWillAppear", "G.viewWillAppear", "C2.viewWillAppear",
+        "P.viewIsAppearing", "C1.viewIsAppearing", "G.viewIsAppearing", "C2.viewIsAppearing",
+        "P.viewDidAppear", "C1.viewDidAppear", "G.viewDidAppear", "C2.viewDidAppear",
+      ])
   }
 
   @Test func viewIsAppearingRunsOncePerAppearance_A2() async throws {
@@ -51,12 +54,13 @@ struct AppearanceRulesTests {
       try await window.setRootViewController(nil)
       try await window.setRootViewController(p)
     }
-    #expect(f.log.take() == [
-      "P.viewWillDisappear", "P.viewDidDisappear",
-      "P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear",
-      "P.viewWillDisappear", "P.viewDidDisappear",
-      "P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "P.viewWillDisappear", "P.viewDidDisappear",
+        "P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear",
+        "P.viewWillDisappear", "P.viewDidDisappear",
+        "P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear",
+      ])
   }
 
   @Test func movingFlagsAreTrueDuringHooksCausedByMoves_A5() async throws {
@@ -71,22 +75,24 @@ struct AppearanceRulesTests {
     try await p.addChild(c)
     try await p.view.addSubview(await c.view)
     await c.didMove(toParent: p)
-    #expect(f.log.take() == [
-      "C.willMove(P)", "C.viewDidLoad",
-      "C.viewWillAppear", "  to=true from=false",
-      "C.viewIsAppearing", "  to=true from=false",
-      "C.viewDidAppear", "  to=true from=false",
-      "C.didMove(P)",
-    ])
+    #expect(
+      f.log.take() == [
+        "C.willMove(P)", "C.viewDidLoad",
+        "C.viewWillAppear", "  to=true from=false",
+        "C.viewIsAppearing", "  to=true from=false",
+        "C.viewDidAppear", "  to=true from=false",
+        "C.didMove(P)",
+      ])
     #expect(c.node.isMovingToParent == false)
     await c.willMove(toParent: nil)
     try await c.removeFromParent()
-    #expect(f.log.take() == [
-      "C.willMove(nil)",
-      "C.viewWillDisappear", "  to=false from=true",
-      "C.viewDidDisappear", "  to=false from=true",
-      "C.didMove(nil)",
-    ])
+    #expect(
+      f.log.take() == [
+        "C.willMove(nil)",
+        "C.viewWillDisappear", "  to=false from=true",
+        "C.viewDidDisappear", "  to=false from=true",
+        "C.didMove(nil)",
+      ])
     #expect(c.node.isMovingFromParent == false)
     // Appearing because the window shows the parent: not a move.
     try await f.install(other, in: p)
@@ -95,8 +101,9 @@ struct AppearanceRulesTests {
     _ = f.log.take()
     try await window.setRootViewController(p)
     let entries = f.log.take()
-    #expect(entries.filter { $0.hasPrefix("  ") } == [
-      "  to=false from=false", "  to=false from=false", "  to=false from=false",
-    ])
+    #expect(
+      entries.filter { $0.hasPrefix("  ") } == [
+        "  to=false from=false", "  to=false from=false", "  to=false from=false",
+      ])
   }
 }

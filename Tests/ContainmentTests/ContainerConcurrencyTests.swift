@@ -74,7 +74,8 @@ struct ContainerConcurrencyTests {
         guard let revealed = stack.last else { break }
         replayed += [
           "\(name).willMove(nil)", "\(name).viewWillDisappear", "\(revealed).viewWillAppear",
-          "\(revealed).viewIsAppearing", "\(name).viewDidDisappear", "\(revealed).viewDidAppear", "\(name).didMove(nil)",
+          "\(revealed).viewIsAppearing", "\(name).viewDidDisappear", "\(revealed).viewDidAppear",
+          "\(name).didMove(nil)",
         ]
       }
     }
@@ -169,7 +170,9 @@ struct ContainerConcurrencyTests {
       }
       return await group.reduce(into: []) { $0 += $1 }
     }
-    #expect(results.sorted() == Array(repeating: "()", count: 16) + Array(repeating: "completed", count: 16) + Array(repeating: "popped", count: 16))
+    #expect(
+      results.sorted() == Array(repeating: "()", count: 16) + Array(repeating: "completed", count: 16)
+        + Array(repeating: "popped", count: 16))
     let log = f.log.take()
     #expect(names(nav.viewControllers) == ["R"])
     #expect(nav.checkInvariants().isEmpty)

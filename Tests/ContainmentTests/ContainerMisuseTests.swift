@@ -13,7 +13,9 @@ struct ContainerMisuseTests {
     let before = snapshot(nav)
     await #expect(throws: ContainmentError.alreadyOnStack(a.node.id)) { try await nav.push(a, animated: false) }
     await #expect(throws: ContainmentError.alreadyOnStack(b.node.id)) { try await nav.push(b, animated: false) }
-    await #expect(throws: ContainmentError.cannotAddSelfAsChild(nav.node.id)) { try await nav.push(nav, animated: false) }
+    await #expect(throws: ContainmentError.cannotAddSelfAsChild(nav.node.id)) {
+      try await nav.push(nav, animated: false)
+    }
     await #expect(throws: ContainmentError.sameController(a.node.id)) {
       try await nav.setViewControllers([a, a], animated: false)
     }
@@ -67,7 +69,9 @@ struct ContainerMisuseTests {
     let window = Window()
     let nav = try await f.onScreenNavigation([a, b], in: window)
     let before = snapshot(nav)
-    await #expect(throws: ContainmentError.notOnStack(stranger.node.id)) { try await nav.popTo(stranger, animated: false) }
+    await #expect(throws: ContainmentError.notOnStack(stranger.node.id)) {
+      try await nav.popTo(stranger, animated: false)
+    }
     #expect(snapshot(nav) == before)
     #expect(f.log.take() == [])
     withExtendedLifetime(window) {}
@@ -85,7 +89,9 @@ struct ContainerMisuseTests {
     _ = f.log.take()
     let before = snapshot(tabs)
     await #expect(throws: ContainmentError.tabIndexOutOfRange(index: 2, count: 2)) { try await tabs.select(2) }
-    await #expect(throws: ContainmentError.tabIndexOutOfRange(index: -1, count: 2)) { try await tabs.setSelectedIndex(-1) }
+    await #expect(throws: ContainmentError.tabIndexOutOfRange(index: -1, count: 2)) {
+      try await tabs.setSelectedIndex(-1)
+    }
     await #expect(throws: ContainmentError.tabIndexOutOfRange(index: 5, count: 1)) {
       try await tabs.setViewControllers([a], selectedIndex: 5)
     }

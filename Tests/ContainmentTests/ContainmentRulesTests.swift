@@ -34,9 +34,10 @@ struct ContainmentRulesTests {
     try await p.addChild(c)
     try await p.view.addSubview(await c.view)
     await c.didMove(toParent: p)
-    #expect(f.log.take() == [
-      "C.willMove(P)", "C.viewDidLoad", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(P)",
-    ])
+    #expect(
+      f.log.take() == [
+        "C.willMove(P)", "C.viewDidLoad", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(P)",
+      ])
     #expect(c.node.appearanceState == .appeared)
     #expect(c.viewIfLoaded?.window === window)
     #expect(p.checkInvariants().isEmpty)
@@ -90,9 +91,10 @@ struct ContainmentRulesTests {
     try await f.install(p, in: root)
     try await f.install(c, in: q)
     try await p.addChild(c)
-    #expect(f.log.take() == [
-      "C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)", "C.willMove(P)",
-    ])
+    #expect(
+      f.log.take() == [
+        "C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)", "C.willMove(P)",
+      ])
     #expect(q.children.isEmpty)
     #expect(names(p.children) == ["C"])
     #expect(c.parent === p)

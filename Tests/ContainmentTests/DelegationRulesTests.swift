@@ -111,10 +111,11 @@ struct DelegationRulesTests {
     try await f.install(c, in: r)
     let compact = TraitCollection(horizontalSizeClass: .compact)
     try await window.setTraitCollection(compact)
-    #expect(f.log.take() == [
-      "R.traitCollectionDidChange", "A.traitCollectionDidChange", "B.traitCollectionDidChange",
-      "C.traitCollectionDidChange",
-    ])
+    #expect(
+      f.log.take() == [
+        "R.traitCollectionDidChange", "A.traitCollectionDidChange", "B.traitCollectionDidChange",
+        "C.traitCollectionDidChange",
+      ])
     #expect(b.traitCollection == compact)
     try await window.setTraitCollection(compact)
     #expect(f.log.take() == [])

@@ -17,7 +17,8 @@ struct EventStreamTests {
     var second = c.events().makeAsyncIterator()
     try await f.install(c, in: p)
     let expected: [LifecycleEvent.Kind] = [
-      .subscribed(state: .disappeared, parent: nil), .willMove(toParent: p.node.id), .viewDidLoad, .didMove(toParent: p.node.id),
+      .subscribed(state: .disappeared, parent: nil), .willMove(toParent: p.node.id), .viewDidLoad,
+      .didMove(toParent: p.node.id),
     ]
     #expect(await take(4, from: &first).map(\.kind) == expected)
     #expect(await take(4, from: &second).map(\.kind) == expected)
@@ -34,9 +35,10 @@ struct EventStreamTests {
     var second = subscription.makeAsyncIterator()
     #expect(await second.next() == nil)
     await emit(2, on: c)
-    #expect(await take(3, from: &first).map(\.kind) == [
-      .subscribed(state: .disappeared, parent: nil), .willMove(toParent: nil), .willMove(toParent: nil),
-    ])
+    #expect(
+      await take(3, from: &first).map(\.kind) == [
+        .subscribed(state: .disappeared, parent: nil), .willMove(toParent: nil), .willMove(toParent: nil),
+      ])
     #expect(await second.next() == nil)
   }
 
@@ -47,13 +49,14 @@ struct EventStreamTests {
     var tree = r.treeEvents().makeAsyncIterator()
     try await f.install(c, in: p)
     let events = await take(5, from: &tree)
-    #expect(events.map { "\($0.path) \($0.kind)" } == [
-      "R subscribed(state: disappeared, parent: nil)",
-      "R/P childAdded(\(c.node.id))",
-      "R/P/C willMove(toParent: Optional(\(p.node.id)))",
-      "R/P/C viewDidLoad",
-      "R/P/C didMove(toParent: Optional(\(p.node.id)))",
-    ])
+    #expect(
+      events.map { "\($0.path) \($0.kind)" } == [
+        "R subscribed(state: disappeared, parent: nil)",
+        "R/P childAdded(\(c.node.id))",
+        "R/P/C willMove(toParent: Optional(\(p.node.id)))",
+        "R/P/C viewDidLoad",
+        "R/P/C didMove(toParent: Optional(\(p.node.id)))",
+      ])
     #expect(events.dropFirst().map(\.controller) == [p.node.id, c.node.id, c.node.id, c.node.id])
     #expect(events[2].name == "C")
   }
@@ -69,11 +72,12 @@ struct EventStreamTests {
     await p.willMove(toParent: nil)
     try await p.removeFromParent()
     let events = await take(7, from: &tree)
-    #expect(events.map { "\($0.path) \($0.kind.name)" } == [
-      "R/P willMove", "R childRemoved",
-      "R/P viewWillDisappear", "R/P/C viewWillDisappear", "R/P viewDidDisappear", "R/P/C viewDidDisappear",
-      "R/P didMove",
-    ])
+    #expect(
+      events.map { "\($0.path) \($0.kind.name)" } == [
+        "R/P willMove", "R childRemoved",
+        "R/P viewWillDisappear", "R/P/C viewWillDisappear", "R/P viewDidDisappear", "R/P/C viewDidDisappear",
+        "R/P didMove",
+      ])
     withExtendedLifetime(window) {}
   }
 
@@ -89,11 +93,12 @@ struct EventStreamTests {
     while seen.last != "Nav transitionEnded", let event = await tree.next() {
       seen.append("\(event.path) \(event.kind.name)")
     }
-    #expect(seen == [
-      "Nav/B willMove", "Nav/A viewDidLoad", "Nav transitionBegan", "Nav/B viewWillDisappear", "Nav/A viewWillAppear",
-      "Nav/A viewIsAppearing", "Nav childRemoved", "Nav/B viewDidDisappear", "Nav/A viewDidAppear",
-      "Nav/B didMove", "Nav transitionEnded",
-    ])
+    #expect(
+      seen == [
+        "Nav/B willMove", "Nav/A viewDidLoad", "Nav transitionBegan", "Nav/B viewWillDisappear", "Nav/A viewWillAppear",
+        "Nav/A viewIsAppearing", "Nav childRemoved", "Nav/B viewDidDisappear", "Nav/A viewDidAppear",
+        "Nav/B didMove", "Nav transitionEnded",
+      ])
   }
 
   @Test func eventsAreNumberedInOrderAndShareTheirTransaction_E3() async throws {
@@ -106,11 +111,12 @@ struct EventStreamTests {
     await a.willMove(toParent: nil)
     try await a.removeFromParent()
     let received = await take(5, from: &events)
-    #expect(received.map(\.kind) == [
-      .subscribed(state: .appeared, parent: p.node.id),
-      .willMove(toParent: nil), .viewWillDisappear(animated: false), .viewDidDisappear(animated: false),
-      .didMove(toParent: nil),
-    ])
+    #expect(
+      received.map(\.kind) == [
+        .subscribed(state: .appeared, parent: p.node.id),
+        .willMove(toParent: nil), .viewWillDisappear(animated: false), .viewDidDisappear(animated: false),
+        .didMove(toParent: nil),
+      ])
     let numbers = received.dropFirst().map(\.sequenceNumber)
     #expect(numbers == Array(numbers[0]..<(numbers[0] + 4)))
     // willMove(nil) was the caller's own call; the removal's three events share one transaction.
@@ -164,7 +170,9 @@ struct EventStreamTests {
     var first = c.events().makeAsyncIterator()
     var second = c.events().makeAsyncIterator()
     await c.tearDown()
-    let expected: [LifecycleEvent.Kind] = [.subscribed(state: .disappeared, parent: nil), .viewDidTearDown, .terminated]
+    let expected: [LifecycleEvent.Kind] = [
+      .subscribed(state: .disappeared, parent: nil), .viewDidTearDown, .terminated,
+    ]
     #expect(await take(4, from: &first).map(\.kind) == expected)
     #expect(await take(4, from: &second).map(\.kind) == expected)
     var late = c.events().makeAsyncIterator()
@@ -179,9 +187,10 @@ struct EventStreamTests {
       iterator = c.events().makeAsyncIterator()
       await c.willMove(toParent: nil)
     }
-    #expect(await take(4, from: &iterator).map(\.kind) == [
-      .subscribed(state: .disappeared, parent: nil), .willMove(toParent: nil), .terminated,
-    ])
+    #expect(
+      await take(4, from: &iterator).map(\.kind) == [
+        .subscribed(state: .disappeared, parent: nil), .willMove(toParent: nil), .terminated,
+      ])
   }
 
   @Test func cancellingOneSubscriberLeavesOthersIntact_E6() async throws {
@@ -201,7 +210,10 @@ struct EventStreamTests {
     #expect(await cancelled.value == nil)
     #expect(c.node.events.subscriberCount == 1)
     await emit(1, on: c)
-    #expect(await take(2, from: &other).map(\.kind) == [.subscribed(state: .disappeared, parent: nil), .willMove(toParent: nil)])
+    #expect(
+      await take(2, from: &other).map(\.kind) == [
+        .subscribed(state: .disappeared, parent: nil), .willMove(toParent: nil),
+      ])
   }
 
   @Test func callerCanAwaitAState_E7() async throws {
@@ -244,12 +256,16 @@ struct EventStreamTests {
       var kinds: [String] = []
       for await event in stream {
         switch event.kind {
-        case .willMove(let parent): kinds.append("willMove(\(parent.map { id in containers.first { $0.node.id == id }!.node.name } ?? "nil"))")
-        case .didMove(let parent): kinds.append("didMove(\(parent.map { id in containers.first { $0.node.id == id }!.node.name } ?? "nil"))")
+        case .willMove(let parent):
+          kinds.append("willMove(\(parent.map { id in containers.first { $0.node.id == id }!.node.name } ?? "nil"))")
+        case .didMove(let parent):
+          kinds.append("didMove(\(parent.map { id in containers.first { $0.node.id == id }!.node.name } ?? "nil"))")
         default: continue
         }
       }
-      let hooks = log.filter { $0.hasPrefix("\(child.node.name).") }.map { String($0.dropFirst(child.node.name.count + 1)) }
+      let hooks = log.filter { $0.hasPrefix("\(child.node.name).") }.map {
+        String($0.dropFirst(child.node.name.count + 1))
+      }
       #expect(kinds == hooks)
       // Every request succeeded, so each child's own hooks are its task's requests in order:
       // a move first leaves the old parent, a removal adds only didMove(nil).

@@ -14,11 +14,12 @@ struct LifetimeMisuseTests {
     let plain = View(label: "plain")
     try await p.view.addSubview(plain)
     try await window.tearDown()
-    #expect(f.log.take() == [
-      "R.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear",
-      "R.viewDidDisappear", "P.viewDidDisappear", "C.viewDidDisappear",
-      "C.viewDidTearDown", "P.viewDidTearDown", "R.viewDidTearDown",
-    ])
+    #expect(
+      f.log.take() == [
+        "R.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear",
+        "R.viewDidDisappear", "P.viewDidDisappear", "C.viewDidDisappear",
+        "C.viewDidTearDown", "P.viewDidTearDown", "R.viewDidTearDown",
+      ])
     let before = snapshot(r)
     let cView = try #require(c.viewIfLoaded)
 
@@ -63,7 +64,8 @@ struct LifetimeMisuseTests {
     var tree = r.treeEvents().makeAsyncIterator()
     _ = await tree.next()
     await p.tearDown()
-    #expect(await take(2, from: &tree).map { "\($0.path) \($0.kind)" } == ["R/P/C viewDidTearDown", "R/P viewDidTearDown"])
+    #expect(
+      await take(2, from: &tree).map { "\($0.path) \($0.kind)" } == ["R/P/C viewDidTearDown", "R/P viewDidTearDown"])
     #expect(f.log.take() == ["C.viewDidTearDown", "P.viewDidTearDown"])
     let before = snapshot(r)
     await c.beginAppearanceTransition(false, animated: false)
@@ -92,11 +94,12 @@ struct LifetimeMisuseTests {
 
     let next = Window()
     try await next.setRootViewController(r)
-    #expect(f.log.take() == [
-      "R.viewWillAppear", "P.viewWillAppear", "C.viewWillAppear",
-      "R.viewIsAppearing", "P.viewIsAppearing", "C.viewIsAppearing",
-      "R.viewDidAppear", "P.viewDidAppear", "C.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "R.viewWillAppear", "P.viewWillAppear", "C.viewWillAppear",
+        "R.viewIsAppearing", "P.viewIsAppearing", "C.viewIsAppearing",
+        "R.viewDidAppear", "P.viewDidAppear", "C.viewDidAppear",
+      ])
     #expect([r, p, c].map(\.node.appearanceState) == [.appeared, .appeared, .appeared])
     #expect(r.checkInvariants().isEmpty)
   }
@@ -122,11 +125,12 @@ struct LifetimeMisuseTests {
     var events = s.events().makeAsyncIterator()
     await s.beginAppearanceTransition(true, animated: false)
     await s.endAppearanceTransition()
-    #expect(await take(3, from: &events).map(\.kind) == [
-      .subscribed(state: .disappeared, parent: nil),
-      .callIgnored(.appearingWithoutWindow),
-      .unbalancedAppearanceTransition(.endWithoutBegin),
-    ])
+    #expect(
+      await take(3, from: &events).map(\.kind) == [
+        .subscribed(state: .disappeared, parent: nil),
+        .callIgnored(.appearingWithoutWindow),
+        .unbalancedAppearanceTransition(.endWithoutBegin),
+      ])
     #expect(f.log.take() == [])
     #expect(s.node.appearanceState == .disappeared)
     #expect(s.checkInvariants().isEmpty)

@@ -31,10 +31,11 @@ struct ManualAppearanceTests {
     #expect(c.node.appearanceState == .disappeared)
     try await window.setRootViewController(nil)
     try await window.setRootViewController(m)
-    #expect(f.log.take() == [
-      "M.viewWillDisappear", "M.viewDidDisappear",
-      "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "M.viewWillDisappear", "M.viewDidDisappear",
+        "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear",
+      ])
     await c.beginAppearanceTransition(true, animated: false)
     await c.endAppearanceTransition()
     #expect(f.log.take() == ["C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear"])
@@ -69,12 +70,13 @@ struct ManualAppearanceTests {
     #expect(c.node.appearanceState == .appearing)
     await c.endAppearanceTransition()
     #expect(f.log.take() == ["C.viewIsAppearing", "C.viewDidAppear"])
-    #expect(await drain(&events, count: 4) == [
-      .viewWillAppear(animated: false),
-      .unbalancedAppearanceTransition(.nestedBegin(isAppearing: true)),
-      .viewIsAppearing(animated: false),
-      .viewDidAppear(animated: false),
-    ])
+    #expect(
+      await drain(&events, count: 4) == [
+        .viewWillAppear(animated: false),
+        .unbalancedAppearanceTransition(.nestedBegin(isAppearing: true)),
+        .viewIsAppearing(animated: false),
+        .viewDidAppear(animated: false),
+      ])
     #expect(window.rootViewController != nil)
   }
 
@@ -88,10 +90,11 @@ struct ManualAppearanceTests {
     await c.beginAppearanceTransition(false, animated: false)
     #expect(f.log.take() == [])
     #expect(c.node.appearanceState == .disappeared)
-    #expect(await drain(&events, count: 2) == [
-      .unbalancedAppearanceTransition(.endWithoutBegin),
-      .unbalancedAppearanceTransition(.alreadyInState(.disappeared)),
-    ])
+    #expect(
+      await drain(&events, count: 2) == [
+        .unbalancedAppearanceTransition(.endWithoutBegin),
+        .unbalancedAppearanceTransition(.alreadyInState(.disappeared)),
+      ])
     // The state machine is intact: a balanced pair still works.
     await c.beginAppearanceTransition(true, animated: false)
     await c.endAppearanceTransition()
@@ -115,9 +118,10 @@ struct ManualAppearanceTests {
     batch.appear(y)
     async let outcome = m.commit(batch, duration: .milliseconds(300)).value
     await clock.sleepers(atLeast: 1)
-    #expect(f.log.take() == [
-      "X.viewWillDisappear", "Y.viewWillAppear", "Z.viewWillAppear", "Y.viewIsAppearing", "Z.viewIsAppearing",
-    ])
+    #expect(
+      f.log.take() == [
+        "X.viewWillDisappear", "Y.viewWillAppear", "Z.viewWillAppear", "Y.viewIsAppearing", "Z.viewIsAppearing",
+      ])
     clock.advance(by: .milliseconds(300))
     #expect(try await outcome == .completed)
     #expect(f.log.take() == ["X.viewDidDisappear", "Y.viewDidAppear", "Z.viewDidAppear"])
@@ -182,10 +186,11 @@ struct ManualAppearanceTests {
     await clock.sleepers(atLeast: 1)
     driver.cancel()
     #expect(try await driver.value == .interrupted)
-    #expect(f.log.take() == [
-      "X.viewWillAppear", "Y.viewWillAppear", "X.viewIsAppearing", "Y.viewIsAppearing",
-      "X.viewDidAppear", "Y.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "X.viewWillAppear", "Y.viewWillAppear", "X.viewIsAppearing", "Y.viewIsAppearing",
+        "X.viewDidAppear", "Y.viewDidAppear",
+      ])
     withExtendedLifetime(window) {}
   }
 }

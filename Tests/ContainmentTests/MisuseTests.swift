@@ -39,7 +39,9 @@ struct MisuseTests {
     let f = Fixture()
     let (window, r, p, c) = try await f.tree()
     let before = snapshot(r)
-    await #expect(throws: ContainmentError.alreadyChild(child: c.node.id, parent: p.node.id)) { try await p.addChild(c) }
+    await #expect(throws: ContainmentError.alreadyChild(child: c.node.id, parent: p.node.id)) {
+      try await p.addChild(c)
+    }
     #expect(snapshot(r) == before)
     #expect(f.log.take() == [])
     withExtendedLifetime(window) {}
@@ -77,11 +79,12 @@ struct MisuseTests {
     let f = Fixture()
     let (window, r, p, c) = try await f.tree()
     try await window.tearDown()
-    #expect(f.log.take() == [
-      "R.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear",
-      "R.viewDidDisappear", "P.viewDidDisappear", "C.viewDidDisappear",
-      "C.viewDidTearDown", "P.viewDidTearDown", "R.viewDidTearDown",
-    ])
+    #expect(
+      f.log.take() == [
+        "R.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear",
+        "R.viewDidDisappear", "P.viewDidDisappear", "C.viewDidDisappear",
+        "C.viewDidTearDown", "P.viewDidTearDown", "R.viewDidTearDown",
+      ])
     let before = snapshot(r)
     let fresh = f.controller("F")
     await #expect(throws: ContainmentError.tornDown(p.node.id)) { try await p.addChild(fresh) }

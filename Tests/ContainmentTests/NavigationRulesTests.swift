@@ -12,11 +12,15 @@ struct NavigationRulesTests {
     let nav = NavigationController(name: "Nav")
     try await window.setRootViewController(nav)
     try await nav.setViewControllers([y], animated: false)
-    #expect(f.log.take() == [
-      "Y.willMove(Nav)", "Y.viewDidLoad", "Y.viewWillAppear", "Y.viewIsAppearing", "Y.viewDidAppear", "Y.didMove(Nav)",
-    ])
+    #expect(
+      f.log.take() == [
+        "Y.willMove(Nav)", "Y.viewDidLoad", "Y.viewWillAppear", "Y.viewIsAppearing", "Y.viewDidAppear",
+        "Y.didMove(Nav)",
+      ])
     #expect(names(nav.viewControllers) == ["Y"])
-    #expect(y.viewIfLoaded?.frame == Rect(x: 0, y: NavigationBarState.height, width: 1024, height: 768 - NavigationBarState.height))
+    #expect(
+      y.viewIfLoaded?.frame
+        == Rect(x: 0, y: NavigationBarState.height, width: 1024, height: 768 - NavigationBarState.height))
     #expect(nav.checkInvariants().isEmpty)
   }
 
@@ -27,9 +31,11 @@ struct NavigationRulesTests {
     let nav = NavigationController(name: "Nav")
     try await window.setRootViewController(nav)
     try await nav.push(y, animated: false)
-    #expect(f.log.take() == [
-      "Y.willMove(Nav)", "Y.viewDidLoad", "Y.viewWillAppear", "Y.viewIsAppearing", "Y.viewDidAppear", "Y.didMove(Nav)",
-    ])
+    #expect(
+      f.log.take() == [
+        "Y.willMove(Nav)", "Y.viewDidLoad", "Y.viewWillAppear", "Y.viewIsAppearing", "Y.viewDidAppear",
+        "Y.didMove(Nav)",
+      ])
     #expect(nav.checkInvariants().isEmpty)
   }
 
@@ -44,7 +50,9 @@ struct NavigationRulesTests {
     try await window.setRootViewController(nav)
     #expect(f.log.take() == ["Y.viewDidLoad", "Y.viewWillAppear", "Y.viewIsAppearing", "Y.viewDidAppear"])
     #expect(!a.isViewLoaded)
-    #expect(y.viewIfLoaded?.frame == Rect(x: 0, y: NavigationBarState.height, width: 1024, height: 768 - NavigationBarState.height))
+    #expect(
+      y.viewIfLoaded?.frame
+        == Rect(x: 0, y: NavigationBarState.height, width: 1024, height: 768 - NavigationBarState.height))
     #expect(nav.checkInvariants().isEmpty)
   }
 
@@ -56,9 +64,10 @@ struct NavigationRulesTests {
     let nav = try await f.onScreenNavigation([a], in: window)
     async let pushed = nav.push(b, animated: true)
     await clock.sleepers(atLeast: 1)
-    #expect(f.log.take() == [
-      "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+      ])
     #expect(names(nav.viewControllers) == ["A", "B"])
     clock.advance(by: nav.transitionDuration)
     #expect(try await pushed.value == .completed)
@@ -84,10 +93,11 @@ struct NavigationRulesTests {
     }
     async let popped = nav.pop(animated: true)
     await clock.sleepers(atLeast: 1)
-    #expect(f.log.take() == [
-      "B.willMove(nil)", "B.viewWillDisappear", "stack=[\"A\"] movingFromParent=true",
-      "A.viewWillAppear", "A.viewIsAppearing",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.willMove(nil)", "B.viewWillDisappear", "stack=[\"A\"] movingFromParent=true",
+        "A.viewWillAppear", "A.viewIsAppearing",
+      ])
     clock.advance(by: nav.transitionDuration)
     #expect(try await popped.value === b)
     #expect(f.log.take() == ["B.viewDidDisappear", "A.viewDidAppear", "B.didMove(nil)"])
@@ -108,12 +118,13 @@ struct NavigationRulesTests {
     _ = f.log.take()
     let popped = try await nav.popToRoot(animated: false).value
     #expect(names(popped) == ["B", "C", "D"])
-    #expect(f.log.take() == [
-      "B.willMove(nil)", "C.willMove(nil)", "D.willMove(nil)",
-      "D.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
-      "D.viewDidDisappear", "A.viewDidAppear",
-      "B.didMove(nil)", "C.didMove(nil)", "D.didMove(nil)",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.willMove(nil)", "C.willMove(nil)", "D.willMove(nil)",
+        "D.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
+        "D.viewDidDisappear", "A.viewDidAppear",
+        "B.didMove(nil)", "C.didMove(nil)", "D.didMove(nil)",
+      ])
     #expect(names(nav.viewControllers) == ["A"])
     withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
@@ -126,12 +137,13 @@ struct NavigationRulesTests {
     let nav = try await f.onScreenNavigation([a, b, c, d], in: window)
     let popped = try await nav.popTo(b, animated: false).value
     #expect(names(popped) == ["C", "D"])
-    #expect(f.log.take() == [
-      "C.willMove(nil)", "D.willMove(nil)",
-      "B.viewDidLoad", "D.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-      "D.viewDidDisappear", "B.viewDidAppear",
-      "C.didMove(nil)", "D.didMove(nil)",
-    ])
+    #expect(
+      f.log.take() == [
+        "C.willMove(nil)", "D.willMove(nil)",
+        "B.viewDidLoad", "D.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+        "D.viewDidDisappear", "B.viewDidAppear",
+        "C.didMove(nil)", "D.didMove(nil)",
+      ])
     #expect(names(nav.viewControllers) == ["A", "B"])
     #expect(try await nav.popTo(b, animated: false).value.isEmpty)
     #expect(f.log.take() == [])
@@ -145,12 +157,13 @@ struct NavigationRulesTests {
     let window = Window()
     let nav = try await f.onScreenNavigation([a, b], in: window)
     try await nav.setViewControllers([x, y], animated: false)
-    #expect(f.log.take() == [
-      "A.willMove(nil)", "B.willMove(nil)", "X.willMove(Nav)", "Y.willMove(Nav)",
-      "Y.viewDidLoad", "B.viewWillDisappear", "Y.viewWillAppear", "Y.viewIsAppearing",
-      "B.viewDidDisappear", "Y.viewDidAppear",
-      "A.didMove(nil)", "B.didMove(nil)", "X.didMove(Nav)", "Y.didMove(Nav)",
-    ])
+    #expect(
+      f.log.take() == [
+        "A.willMove(nil)", "B.willMove(nil)", "X.willMove(Nav)", "Y.willMove(Nav)",
+        "Y.viewDidLoad", "B.viewWillDisappear", "Y.viewWillAppear", "Y.viewIsAppearing",
+        "B.viewDidDisappear", "Y.viewDidAppear",
+        "A.didMove(nil)", "B.didMove(nil)", "X.didMove(Nav)", "Y.didMove(Nav)",
+      ])
     #expect(names(nav.viewControllers) == ["X", "Y"])
     #expect(a.parent == nil && b.parent == nil)
     #expect(!x.isViewLoaded)
@@ -182,19 +195,21 @@ struct NavigationRulesTests {
     let second = Task(executorPreference: requests) { try await nav.push(c, animated: true).value }
     await requests.idle()
     #expect(nav.node.queue.pendingCount == 1)
-    #expect(f.log.take() == [
-      "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+      ])
     clock.advance(by: nav.transitionDuration)
     #expect(try await first.value == .completed)
     await clock.sleepers(atLeast: 1)
     clock.advance(by: nav.transitionDuration)
     #expect(try await second.value == .completed)
-    #expect(f.log.take() == [
-      "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)",
-      "C.willMove(Nav)", "C.viewDidLoad", "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
-      "B.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
-    ])
+    #expect(
+      f.log.take() == [
+        "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)",
+        "C.willMove(Nav)", "C.viewDidLoad", "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+        "B.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
+      ])
     #expect(names(nav.viewControllers) == ["A", "B", "C"])
     withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
@@ -216,12 +231,13 @@ struct NavigationRulesTests {
       }
     }
     try await nav.push(b, animated: false)
-    #expect(f.log.take() == [
-      "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "queued complete=false",
-      "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)",
-      "C.willMove(Nav)", "C.viewDidLoad", "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
-      "B.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "queued complete=false",
+        "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)",
+        "C.willMove(Nav)", "C.viewDidLoad", "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+        "B.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
+      ])
     #expect(names(nav.viewControllers) == ["A", "B", "C"])
     withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
@@ -278,9 +294,10 @@ struct NavigationRulesTests {
     await clock.sleepers(atLeast: 1)
     clock.advance(by: nav.transitionDuration * 0.4)
     #expect(try await outcome.value == .cancelled)
-    #expect(f.log.take() == [
-      "A.viewWillDisappear", "A.viewDidDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "A.viewWillDisappear", "A.viewDidDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
+      ])
     #expect(names(nav.viewControllers) == ["A", "B"])
     #expect(a.viewIfLoaded?.superview == nil)
     #expect(b.viewIfLoaded?.window === window)
@@ -318,17 +335,18 @@ struct NavigationRulesTests {
     await second.waiters(atLeast: 1)
     second.open()
     #expect(try await finished.value == .completed)
-    #expect(f.log.take() == [
-      "B.viewWillDisappear", "viewWillDisappear movingFromParent=true", "A.viewWillAppear", "A.viewIsAppearing",
-      "A.viewWillDisappear", "A.viewDidDisappear",
-      "B.viewWillAppear", "viewWillAppear movingFromParent=false",
-      "B.viewIsAppearing", "viewIsAppearing movingFromParent=false",
-      "B.viewDidAppear", "viewDidAppear movingFromParent=false",
-      "B.viewWillDisappear", "viewWillDisappear movingFromParent=true", "A.viewWillAppear", "A.viewIsAppearing",
-      "B.viewDidDisappear", "viewDidDisappear movingFromParent=true", "A.viewDidAppear",
-      "B.willMove(nil)", "willMove movingFromParent=true",
-      "B.didMove(nil)", "didMove movingFromParent=true",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.viewWillDisappear", "viewWillDisappear movingFromParent=true", "A.viewWillAppear", "A.viewIsAppearing",
+        "A.viewWillDisappear", "A.viewDidDisappear",
+        "B.viewWillAppear", "viewWillAppear movingFromParent=false",
+        "B.viewIsAppearing", "viewIsAppearing movingFromParent=false",
+        "B.viewDidAppear", "viewDidAppear movingFromParent=false",
+        "B.viewWillDisappear", "viewWillDisappear movingFromParent=true", "A.viewWillAppear", "A.viewIsAppearing",
+        "B.viewDidDisappear", "viewDidDisappear movingFromParent=true", "A.viewDidAppear",
+        "B.willMove(nil)", "willMove movingFromParent=true",
+        "B.didMove(nil)", "didMove movingFromParent=true",
+      ])
     #expect(names(nav.viewControllers) == ["A"])
     #expect(!b.node.isMovingFromParent)
     #expect(nav.checkInvariants().isEmpty)
@@ -345,10 +363,11 @@ struct NavigationRulesTests {
     await #expect(throws: GestureFailed.self) {
       try await nav.interactivePop { _ in throw GestureFailed() }
     }
-    #expect(f.log.take() == [
-      "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
-      "A.viewWillDisappear", "A.viewDidDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
+        "A.viewWillDisappear", "A.viewDidDisappear", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear",
+      ])
     #expect(names(nav.viewControllers) == ["A", "B"])
     withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
@@ -368,12 +387,13 @@ struct NavigationRulesTests {
       progress.update(1)
       return .finish
     }
-    #expect(f.log.take() == [
-      "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "queued complete=false",
-      "B.viewDidDisappear", "A.viewDidAppear", "B.willMove(nil)", "B.didMove(nil)",
-      "C.willMove(Nav)", "C.viewDidLoad", "A.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
-      "A.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "queued complete=false",
+        "B.viewDidDisappear", "A.viewDidAppear", "B.willMove(nil)", "B.didMove(nil)",
+        "C.willMove(Nav)", "C.viewDidLoad", "A.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+        "A.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
+      ])
     #expect(names(nav.viewControllers) == ["A", "C"])
     withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)
@@ -387,16 +407,18 @@ struct NavigationRulesTests {
     let delegate = RecordingNavigationDelegate(log: f.log)
     nav.delegate = delegate
     try await nav.push(b, animated: false)
-    #expect(f.log.take() == [
-      "B.willMove(Nav)", "B.viewDidLoad", "D.willShow(B)",
-      "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-      "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)", "D.didShow(B)",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.willMove(Nav)", "B.viewDidLoad", "D.willShow(B)",
+        "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+        "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)", "D.didShow(B)",
+      ])
     try await nav.pop(animated: false)
-    #expect(f.log.take() == [
-      "B.willMove(nil)", "D.willShow(A)", "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
-      "B.viewDidDisappear", "A.viewDidAppear", "B.didMove(nil)", "D.didShow(A)",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.willMove(nil)", "D.willShow(A)", "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
+        "B.viewDidDisappear", "A.viewDidAppear", "B.didMove(nil)", "D.didShow(A)",
+      ])
     withExtendedLifetime(window) {}
   }
 
@@ -409,7 +431,9 @@ struct NavigationRulesTests {
         self.log = log
         self.next = next
       }
-      func navigationController(_ navigationController: NavigationController, willShow viewController: any ViewController, animated: Bool) async {
+      func navigationController(
+        _ navigationController: NavigationController, willShow viewController: any ViewController, animated: Bool
+      ) async {
         log.append("D.willShow(\(viewController.node.name))")
         guard !pushed else { return }
         pushed = true
@@ -428,14 +452,15 @@ struct NavigationRulesTests {
     let delegate = PushingDelegate(log: f.log, next: c)
     nav.delegate = delegate
     try await nav.push(b, animated: false)
-    #expect(f.log.take() == [
-      "B.willMove(Nav)", "B.viewDidLoad", "D.willShow(B)", "D.queued complete=false",
-      "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-      "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)",
-      "C.willMove(Nav)", "C.viewDidLoad", "D.willShow(C)",
-      "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
-      "B.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.willMove(Nav)", "B.viewDidLoad", "D.willShow(B)", "D.queued complete=false",
+        "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+        "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)",
+        "C.willMove(Nav)", "C.viewDidLoad", "D.willShow(C)",
+        "B.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+        "B.viewDidDisappear", "C.viewDidAppear", "C.didMove(Nav)",
+      ])
     #expect(names(nav.viewControllers) == ["A", "B", "C"])
     withExtendedLifetime(window) {}
   }
@@ -483,10 +508,11 @@ struct NavigationRulesTests {
     await clock.sleepers(atLeast: 1)
     push.cancel()
     #expect(try await push.value == .interrupted)
-    #expect(f.log.take() == [
-      "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-      "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+        "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)",
+      ])
     #expect(names(nav.viewControllers) == ["A", "B"])
     withExtendedLifetime(window) {}
     #expect(nav.checkInvariants().isEmpty)

@@ -6,7 +6,9 @@ import ContainmentTestKit
 @Suite(.timeLimit(.minutes(1)))
 struct PresentationRulesTests {
   /// P on screen in a window on a manual clock, with child C installed.
-  private func presenter(_ f: Fixture, clock: ManualClock) async throws -> (Window, RecordingController, RecordingController) {
+  private func presenter(_ f: Fixture, clock: ManualClock) async throws -> (
+    Window, RecordingController, RecordingController
+  ) {
     let p = f.controller("P"), c = f.controller("C")
     let window = makeWindow(clock: clock)
     try await window.setRootViewController(p)
@@ -21,15 +23,17 @@ struct PresentationRulesTests {
     let m = f.controller("M")
     async let presented = p.present(m, style: .fullScreen, animated: true)
     await clock.sleepers(atLeast: 1)
-    #expect(f.log.all == [
-      "M.viewDidLoad", "P.viewWillDisappear", "C.viewWillDisappear", "M.viewWillAppear", "M.viewIsAppearing",
-    ])
+    #expect(
+      f.log.all == [
+        "M.viewDidLoad", "P.viewWillDisappear", "C.viewWillDisappear", "M.viewWillAppear", "M.viewIsAppearing",
+      ])
     clock.advance(by: p.presentationDuration)
     #expect(try await presented.value == .completed)
-    #expect(f.log.take() == [
-      "M.viewDidLoad", "P.viewWillDisappear", "C.viewWillDisappear", "M.viewWillAppear", "M.viewIsAppearing",
-      "M.viewDidAppear", "P.viewDidDisappear", "C.viewDidDisappear",
-    ])
+    #expect(
+      f.log.take() == [
+        "M.viewDidLoad", "P.viewWillDisappear", "C.viewWillDisappear", "M.viewWillAppear", "M.viewIsAppearing",
+        "M.viewDidAppear", "P.viewDidDisappear", "C.viewDidDisappear",
+      ])
     #expect(p.presentedViewController === m && m.presentingViewController === p)
     #expect(m.modalPresentationStyle == .fullScreen)
     #expect(p.viewIfLoaded?.window == nil && m.viewIfLoaded?.window === window)
@@ -39,10 +43,11 @@ struct PresentationRulesTests {
     await clock.sleepers(atLeast: 1)
     clock.advance(by: p.presentationDuration)
     #expect(try await dismissed.value == .completed)
-    #expect(f.log.take() == [
-      "M.viewWillDisappear", "P.viewWillAppear", "C.viewWillAppear", "P.viewIsAppearing", "C.viewIsAppearing",
-      "M.viewDidDisappear", "P.viewDidAppear", "C.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "M.viewWillDisappear", "P.viewWillAppear", "C.viewWillAppear", "P.viewIsAppearing", "C.viewIsAppearing",
+        "M.viewDidDisappear", "P.viewDidAppear", "C.viewDidAppear",
+      ])
     #expect(p.presentedViewController == nil && m.presentingViewController == nil && m.modalPresentationStyle == nil)
     #expect(p.viewIfLoaded?.window === window && m.viewIfLoaded?.window == nil)
     #expect(window.rootViewController === p)
@@ -76,14 +81,15 @@ struct PresentationRulesTests {
     #expect(!m.isBeingPresented)
     try await p.dismiss(animated: false)
     #expect(!m.isBeingDismissed)
-    #expect(f.log.take() == [
-      "M.viewDidLoad", "viewDidLoad presented=true dismissed=false",
-      "M.viewWillAppear", "viewWillAppear presented=true dismissed=false",
-      "M.viewIsAppearing", "viewIsAppearing presented=true dismissed=false",
-      "M.viewDidAppear", "viewDidAppear presented=true dismissed=false",
-      "M.viewWillDisappear", "viewWillDisappear presented=false dismissed=true",
-      "M.viewDidDisappear", "viewDidDisappear presented=false dismissed=true",
-    ])
+    #expect(
+      f.log.take() == [
+        "M.viewDidLoad", "viewDidLoad presented=true dismissed=false",
+        "M.viewWillAppear", "viewWillAppear presented=true dismissed=false",
+        "M.viewIsAppearing", "viewIsAppearing presented=true dismissed=false",
+        "M.viewDidAppear", "viewDidAppear presented=true dismissed=false",
+        "M.viewWillDisappear", "viewWillDisappear presented=false dismissed=true",
+        "M.viewDidDisappear", "viewDidDisappear presented=false dismissed=true",
+      ])
     withExtendedLifetime(window) {}
   }
 
@@ -98,16 +104,18 @@ struct PresentationRulesTests {
     var events = p.events().makeAsyncIterator()
     _ = await events.next()
     try await p.dismiss(animated: false)
-    #expect(f.log.take() == [
-      "Top.viewWillDisappear", "P.viewWillAppear", "C.viewWillAppear", "P.viewIsAppearing", "C.viewIsAppearing",
-      "Top.viewDidDisappear", "P.viewDidAppear", "C.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "Top.viewWillDisappear", "P.viewWillAppear", "C.viewWillAppear", "P.viewIsAppearing", "C.viewIsAppearing",
+        "Top.viewDidDisappear", "P.viewDidAppear", "C.viewDidAppear",
+      ])
     var kinds: [LifecycleEvent.Kind] = []
     for _ in 0..<4 { kinds.append(await events.next()?.kind ?? .terminated) }
-    #expect(kinds == [
-      .viewWillAppear(animated: false), .viewIsAppearing(animated: false), .viewDidAppear(animated: false),
-      .dismissed(a.node.id, style: .fullScreen, reason: .dismissed),
-    ])
+    #expect(
+      kinds == [
+        .viewWillAppear(animated: false), .viewIsAppearing(animated: false), .viewDidAppear(animated: false),
+        .dismissed(a.node.id, style: .fullScreen, reason: .dismissed),
+      ])
     for controller in [a, b, top] {
       #expect(controller.presentingViewController == nil && controller.presentedViewController == nil)
       #expect(controller.node.appearanceState == .disappeared && controller.viewIfLoaded?.window == nil)
@@ -147,10 +155,11 @@ struct PresentationRulesTests {
     clock.advance(by: p.presentationDuration)
     _ = try await presented.value
     _ = try await dismissed.value
-    #expect(f.log.take() == [
-      "M.viewDidLoad", "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear",
-      "M.viewWillDisappear", "M.viewDidDisappear",
-    ])
+    #expect(
+      f.log.take() == [
+        "M.viewDidLoad", "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear",
+        "M.viewWillDisappear", "M.viewDidDisappear",
+      ])
     withExtendedLifetime(window) {}
     #expect(p.checkInvariants().isEmpty)
   }
@@ -170,12 +179,14 @@ struct PresentationRulesTests {
     try await p.present(m, style: .fullScreen, animated: false)
     let handle = try #require(queued.withLock { $0 })
     #expect(try await handle.value == .completed)
-    #expect(f.log.take() == [
-      "M.viewDidLoad", "P.viewWillDisappear", "C.viewWillDisappear", "M.viewWillAppear", "dismiss queued complete=false",
-      "M.viewIsAppearing", "M.viewDidAppear", "P.viewDidDisappear", "C.viewDidDisappear",
-      "M.viewWillDisappear", "P.viewWillAppear", "C.viewWillAppear", "P.viewIsAppearing", "C.viewIsAppearing",
-      "M.viewDidDisappear", "P.viewDidAppear", "C.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "M.viewDidLoad", "P.viewWillDisappear", "C.viewWillDisappear", "M.viewWillAppear",
+        "dismiss queued complete=false",
+        "M.viewIsAppearing", "M.viewDidAppear", "P.viewDidDisappear", "C.viewDidDisappear",
+        "M.viewWillDisappear", "P.viewWillAppear", "C.viewWillAppear", "P.viewIsAppearing", "C.viewIsAppearing",
+        "M.viewDidDisappear", "P.viewDidAppear", "C.viewDidAppear",
+      ])
     withExtendedLifetime((window, c)) {}
     #expect(p.checkInvariants().isEmpty)
   }
@@ -209,10 +220,11 @@ struct PresentationRulesTests {
     #expect(names(nav.viewControllers) == ["A"])
     var paths: [String] = []
     for _ in 0..<5 { paths.append(await tree.next().map { "\($0.path) \($0.kind.name)" } ?? "end") }
-    #expect(paths == [
-      "Nav/A presented", "Nav/A/M viewDidLoad", "Nav/A/M viewWillAppear", "Nav/A/M viewIsAppearing",
-      "Nav/A/M viewDidAppear",
-    ])
+    #expect(
+      paths == [
+        "Nav/A presented", "Nav/A/M viewDidLoad", "Nav/A/M viewWillAppear", "Nav/A/M viewIsAppearing",
+        "Nav/A/M viewDidAppear",
+      ])
     #expect(nav.checkInvariants().isEmpty)
   }
 
@@ -276,10 +288,11 @@ struct PresentationRulesTests {
     try await p.present(m, style: .overFullScreen, animated: false)
     _ = f.log.take()
     try await window.setRootViewController(nil)
-    #expect(f.log.take() == [
-      "M.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear",
-      "M.viewDidDisappear", "P.viewDidDisappear", "C.viewDidDisappear",
-    ])
+    #expect(
+      f.log.take() == [
+        "M.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear",
+        "M.viewDidDisappear", "P.viewDidDisappear", "C.viewDidDisappear",
+      ])
     #expect(p.presentedViewController == nil && m.presentingViewController == nil)
     #expect(window.rootView.subviews.isEmpty)
     #expect(p.checkInvariants().isEmpty && m.checkInvariants().isEmpty)
@@ -333,9 +346,10 @@ struct InteractiveDismissalTests {
     await clock.sleepers(atLeast: 1)
     clock.advance(by: s.presentationDuration * 0.5)
     #expect(try await outcome.value == .completed)
-    #expect(f.log.take() == [
-      "D.shouldDismiss=true", "S.viewWillDisappear", "D.willDismiss", "S.viewDidDisappear", "D.didDismiss",
-    ])
+    #expect(
+      f.log.take() == [
+        "D.shouldDismiss=true", "S.viewWillDisappear", "D.willDismiss", "S.viewDidDisappear", "D.didDismiss",
+      ])
     #expect(p.presentedViewController == nil && s.presentingViewController == nil && !s.isBeingDismissed)
     #expect(s.viewIfLoaded?.window == nil)
     withExtendedLifetime((window, delegate)) {}
@@ -477,9 +491,10 @@ struct InteractiveDismissalQueueTests {
     between.open()
     _ = try await paused.value
     await #expect(throws: ContainmentError.notADismissibleSheet(s.node.id)) { _ = try await gesture.value.value }
-    #expect(f.log.take() == [
-      "S.viewWillDisappear", "S.viewDidDisappear", "S.viewWillAppear", "S.viewIsAppearing", "S.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "S.viewWillDisappear", "S.viewDidDisappear", "S.viewWillAppear", "S.viewIsAppearing", "S.viewDidAppear",
+      ])
     #expect(p.presentedViewController == nil && q.presentedViewController === s && s.presentingViewController === q)
     #expect(s.modalPresentationStyle == .formSheet && s.viewIfLoaded?.window === second)
     withExtendedLifetime((first, second)) {}
@@ -523,7 +538,8 @@ struct InteractiveDismissalQueueTests {
   /// that full-screen presentation is dismissed later (it covers it no more).
   @Test func aCoveredLayerThatLeftIsNotBroughtBackByALaterDismissal_P4() async throws {
     let f = Fixture()
-    let p = f.controller("P"), q = f.controller("Q"), s = f.controller("S"), c = f.controller("C"), full = f.controller("F")
+    let p = f.controller("P"), q = f.controller("Q"), s = f.controller("S"), c = f.controller("C"),
+      full = f.controller("F")
     let first = makeWindow(clock: ManualClock()), second = makeWindow(clock: ManualClock())
     try await first.setRootViewController(p)
     try await second.setRootViewController(q)
@@ -535,7 +551,8 @@ struct InteractiveDismissalQueueTests {
     _ = f.log.take()
     try await c.dismiss(animated: false)
     #expect(f.log.take() == ["F.viewWillDisappear", "F.viewDidDisappear"])
-    #expect(s.viewIfLoaded?.window === second && s.presentingViewController === q && full.presentingViewController == nil)
+    #expect(
+      s.viewIfLoaded?.window === second && s.presentingViewController === q && full.presentingViewController == nil)
     #expect(first.rootView.subviews.count == 1)
     #expect(p.checkInvariants().isEmpty && q.checkInvariants(quiescent: true).isEmpty)
   }
@@ -549,7 +566,8 @@ struct InteractiveDismissalQueueTests {
     try await p.dismiss(animated: false)
     #expect(f.log.take() == ["P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear"])
     #expect(p.viewIfLoaded?.window === window && p.node.appearanceState == .appeared)
-    #expect(p.presentedViewController == nil && s.presentingViewController == nil && full.presentingViewController === c)
+    #expect(
+      p.presentedViewController == nil && s.presentingViewController == nil && full.presentingViewController === c)
     #expect(p.checkInvariants(quiescent: true).isEmpty)
   }
 

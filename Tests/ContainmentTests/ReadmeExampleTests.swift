@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The code below is the README's, verbatim, in the README's layout.)
 import Testing
 import Containment
 import ContainmentTestKit

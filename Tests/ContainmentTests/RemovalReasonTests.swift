@@ -7,15 +7,19 @@ import ContainmentTestKit
 struct RemovalReasonTests {
   /// Reads the next `count` removal events (`childRemoved`, `dismissed`) of a
   /// tree stream, as "Parent childRemoved(Child, reason)".
-  private func removals(_ count: Int, from iterator: inout LifecycleEvents.AsyncIterator, _ controllers: [any ViewController])
+  private func removals(
+    _ count: Int, from iterator: inout LifecycleEvents.AsyncIterator, _ controllers: [any ViewController]
+  )
     async -> [String]
   {
     let names = Dictionary(uniqueKeysWithValues: controllers.map { ($0.node.id, $0.node.name) })
     var result: [String] = []
     while result.count < count, let event = await iterator.next() {
       switch event.kind {
-      case .childRemoved(let child, let reason): result.append("\(event.name) childRemoved(\(names[child] ?? "?"), \(reason))")
-      case .dismissed(let presented, _, let reason): result.append("\(event.name) dismissed(\(names[presented] ?? "?"), \(reason))")
+      case .childRemoved(let child, let reason):
+        result.append("\(event.name) childRemoved(\(names[child] ?? "?"), \(reason))")
+      case .dismissed(let presented, _, let reason):
+        result.append("\(event.name) dismissed(\(names[presented] ?? "?"), \(reason))")
       default: continue
       }
     }
@@ -40,16 +44,18 @@ struct RemovalReasonTests {
     try await f.install(q, in: r)
     var events = r.treeEvents().makeAsyncIterator()
     try await q.addChild(c)
-    #expect(f.log.take() == [
-      "C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)", "C.willMove(Q)",
-    ])
+    #expect(
+      f.log.take() == [
+        "C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)", "C.willMove(Q)",
+      ])
     withExtendedLifetime(window) {}
     #expect(await removals(1, from: &events, [p, q, c]) == ["P childRemoved(C, moved)"])
   }
 
   @Test func navigationPopsArePoppedAndReplacementIsReplaced_V4() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C"), d = f.controller("D"), e = f.controller("E")
+    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C"), d = f.controller("D"),
+      e = f.controller("E")
     let window = Window()
     let nav = try await f.onScreenNavigation([a, b, c, d], in: window)
     var events = nav.treeEvents().makeAsyncIterator()
@@ -62,32 +68,35 @@ struct RemovalReasonTests {
     try await nav.setViewControllers([e], animated: false)
     try await nav.push(b, animated: false)
     try await nav.popToRoot(animated: false)
-    #expect(f.log.take() == [
-      "D.willMove(nil)", "C.viewDidLoad", "D.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
-      "D.viewDidDisappear", "C.viewDidAppear", "D.didMove(nil)",
-      "C.willMove(nil)", "B.viewDidLoad", "C.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-      "C.viewDidDisappear", "B.viewDidAppear", "C.didMove(nil)",
-      "A.viewDidLoad", "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "B.viewDidDisappear",
-      "A.viewDidAppear", "B.willMove(nil)", "B.didMove(nil)",
-      "A.willMove(nil)", "E.willMove(Nav)", "E.viewDidLoad", "A.viewWillDisappear", "E.viewWillAppear",
-      "E.viewIsAppearing", "A.viewDidDisappear", "E.viewDidAppear", "A.didMove(nil)", "E.didMove(Nav)",
-      "B.willMove(Nav)", "E.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "E.viewDidDisappear",
-      "B.viewDidAppear", "B.didMove(Nav)",
-      "B.willMove(nil)", "B.viewWillDisappear", "E.viewWillAppear", "E.viewIsAppearing", "B.viewDidDisappear",
-      "E.viewDidAppear", "B.didMove(nil)",
-    ])
+    #expect(
+      f.log.take() == [
+        "D.willMove(nil)", "C.viewDidLoad", "D.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+        "D.viewDidDisappear", "C.viewDidAppear", "D.didMove(nil)",
+        "C.willMove(nil)", "B.viewDidLoad", "C.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+        "C.viewDidDisappear", "B.viewDidAppear", "C.didMove(nil)",
+        "A.viewDidLoad", "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "B.viewDidDisappear",
+        "A.viewDidAppear", "B.willMove(nil)", "B.didMove(nil)",
+        "A.willMove(nil)", "E.willMove(Nav)", "E.viewDidLoad", "A.viewWillDisappear", "E.viewWillAppear",
+        "E.viewIsAppearing", "A.viewDidDisappear", "E.viewDidAppear", "A.didMove(nil)", "E.didMove(Nav)",
+        "B.willMove(Nav)", "E.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "E.viewDidDisappear",
+        "B.viewDidAppear", "B.didMove(Nav)",
+        "B.willMove(nil)", "B.viewWillDisappear", "E.viewWillAppear", "E.viewIsAppearing", "B.viewDidDisappear",
+        "E.viewDidAppear", "B.didMove(nil)",
+      ])
     withExtendedLifetime(window) {}
-    #expect(await removals(5, from: &events, [nav, a, b, c, d, e]) == [
-      "Nav childRemoved(D, popped)", "Nav childRemoved(C, popped)", "Nav childRemoved(B, popped)",
-      "Nav childRemoved(A, replaced)", "Nav childRemoved(B, popped)",
-    ])
+    #expect(
+      await removals(5, from: &events, [nav, a, b, c, d, e]) == [
+        "Nav childRemoved(D, popped)", "Nav childRemoved(C, popped)", "Nav childRemoved(B, popped)",
+        "Nav childRemoved(A, replaced)", "Nav childRemoved(B, popped)",
+      ])
   }
 
   @Test func tabSplitAndCustomReplacementsAreReplaced_V4() async throws {
     let f = Fixture()
     let a = f.controller("A"), b = f.controller("B"), p = f.controller("P"), s = f.controller("S")
     let c = f.controller("C"), x = f.controller("X"), y = f.controller("Y")
-    let tabs = TabBarController(name: "Tabs"), split = SplitViewController(name: "Split"), custom = f.controller("Custom")
+    let tabs = TabBarController(name: "Tabs"), split = SplitViewController(name: "Split"),
+      custom = f.controller("Custom")
     var tabEvents = tabs.treeEvents().makeAsyncIterator()
     var splitEvents = split.treeEvents().makeAsyncIterator()
     var customEvents = custom.treeEvents().makeAsyncIterator()
@@ -97,14 +106,15 @@ struct RemovalReasonTests {
     try await split.setViewControllers(primary: p, secondary: c)
     try await custom.changeChildren(ChildrenChange(children: [x], shown: []))
     try await custom.changeChildren(ChildrenChange(children: [y], shown: []))
-    #expect(f.log.take() == [
-      "A.willMove(Tabs)", "B.willMove(Tabs)", "A.didMove(Tabs)", "B.didMove(Tabs)",
-      "A.willMove(nil)", "A.didMove(nil)",
-      "P.willMove(Split)", "S.willMove(Split)", "P.didMove(Split)", "S.didMove(Split)",
-      "S.willMove(nil)", "C.willMove(Split)", "S.didMove(nil)", "C.didMove(Split)",
-      "X.willMove(Custom)", "X.didMove(Custom)",
-      "X.willMove(nil)", "Y.willMove(Custom)", "X.didMove(nil)", "Y.didMove(Custom)",
-    ])
+    #expect(
+      f.log.take() == [
+        "A.willMove(Tabs)", "B.willMove(Tabs)", "A.didMove(Tabs)", "B.didMove(Tabs)",
+        "A.willMove(nil)", "A.didMove(nil)",
+        "P.willMove(Split)", "S.willMove(Split)", "P.didMove(Split)", "S.didMove(Split)",
+        "S.willMove(nil)", "C.willMove(Split)", "S.didMove(nil)", "C.didMove(Split)",
+        "X.willMove(Custom)", "X.didMove(Custom)",
+        "X.willMove(nil)", "Y.willMove(Custom)", "X.didMove(nil)", "Y.didMove(Custom)",
+      ])
     #expect(await removals(1, from: &tabEvents, [a]) == ["Tabs childRemoved(A, replaced)"])
     #expect(await removals(1, from: &splitEvents, [s]) == ["Split childRemoved(S, replaced)"])
     #expect(await removals(1, from: &customEvents, [x]) == ["Custom childRemoved(X, replaced)"])
@@ -124,18 +134,20 @@ struct RemovalReasonTests {
     }
     try await p.present(m, style: .fullScreen, animated: false)
     try await window.setRootViewController(q)
-    #expect(f.log.take() == [
-      "M.viewDidLoad", "P.viewWillDisappear", "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear",
-      "P.viewDidDisappear",
-      "M.viewWillDisappear", "P.viewWillAppear", "P.viewIsAppearing", "M.viewDidDisappear", "P.viewDidAppear",
-      "S.viewDidLoad", "S.viewWillAppear", "S.viewIsAppearing", "S.viewDidAppear",
-      "S.viewWillDisappear", "S.viewDidDisappear",
-      "P.viewWillDisappear", "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear", "P.viewDidDisappear",
-      "M.viewWillDisappear", "M.viewDidDisappear", "Q.viewDidLoad", "Q.viewWillAppear", "Q.viewIsAppearing",
-      "Q.viewDidAppear",
-    ])
-    #expect(await removals(3, from: &events, [m, s]) == [
-      "P dismissed(M, dismissed)", "P dismissed(S, dismissed)", "P dismissed(M, replaced)",
-    ])
+    #expect(
+      f.log.take() == [
+        "M.viewDidLoad", "P.viewWillDisappear", "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear",
+        "P.viewDidDisappear",
+        "M.viewWillDisappear", "P.viewWillAppear", "P.viewIsAppearing", "M.viewDidDisappear", "P.viewDidAppear",
+        "S.viewDidLoad", "S.viewWillAppear", "S.viewIsAppearing", "S.viewDidAppear",
+        "S.viewWillDisappear", "S.viewDidDisappear",
+        "P.viewWillDisappear", "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear", "P.viewDidDisappear",
+        "M.viewWillDisappear", "M.viewDidDisappear", "Q.viewDidLoad", "Q.viewWillAppear", "Q.viewIsAppearing",
+        "Q.viewDidAppear",
+      ])
+    #expect(
+      await removals(3, from: &events, [m, s]) == [
+        "P dismissed(M, dismissed)", "P dismissed(S, dismissed)", "P dismissed(M, replaced)",
+      ])
   }
 }

@@ -12,7 +12,8 @@ struct ServiceRunTests {
   ]
 
   /// Runs `service` in a task until the tree is shown, adds a child C.
-  private func start(_ service: TreeService, _ f: Fixture) async throws -> (Task<Void, any Error>, RecordingController) {
+  private func start(_ service: TreeService, _ f: Fixture) async throws -> (Task<Void, any Error>, RecordingController)
+  {
     let run = Task { try await service.run() }
     try await service.root.waitUntil(.appeared)
     let c = f.controller("C")
@@ -29,7 +30,9 @@ struct ServiceRunTests {
     try await run.value
     #expect(f.log.take() == shownThenTornDown)
     #expect(r.node.isTornDown && c.node.isTornDown && service.window.rootViewController == nil)
-    await #expect(throws: ContainmentError.windowTornDown) { try await service.window.setRootViewController(f.controller("X")) }
+    await #expect(throws: ContainmentError.windowTornDown) {
+      try await service.window.setRootViewController(f.controller("X"))
+    }
   }
 
   @Test func aGracefulShutdownEndsTheRun_V5() async throws {
@@ -83,12 +86,13 @@ struct ServiceRunTests {
     try await idle.value
     await window.tearDownInOrder()
     try await tornDown.value
-    #expect(f.log.take() == [
-      "R.viewDidLoad", "R.viewWillAppear", "R.viewIsAppearing", "R.viewDidAppear", "C.willMove(R)",
-      "C.viewDidLoad", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "idle",
-      "R.viewWillDisappear", "C.viewWillDisappear", "R.viewDidDisappear", "C.viewDidDisappear",
-      "C.viewDidTearDown", "R.viewDidTearDown", "tornDown",
-    ])
+    #expect(
+      f.log.take() == [
+        "R.viewDidLoad", "R.viewWillAppear", "R.viewIsAppearing", "R.viewDidAppear", "C.willMove(R)",
+        "C.viewDidLoad", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "idle",
+        "R.viewWillDisappear", "C.viewWillDisappear", "R.viewDidDisappear", "C.viewDidDisappear",
+        "C.viewDidTearDown", "R.viewDidTearDown", "tornDown",
+      ])
   }
 
   @Test func readinessWaitsEndWhenTheirTaskIsCancelled_readiness() async throws {

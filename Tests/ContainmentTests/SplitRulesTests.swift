@@ -19,12 +19,13 @@ struct SplitRulesTests {
   @Test func regularShowsBothColumnsSideBySide_S1() async throws {
     let f = Fixture()
     let (window, split, p, s) = try await split(f, traits: TraitCollection(horizontalSizeClass: .regular))
-    #expect(f.log.take() == [
-      "P.willMove(Split)", "S.willMove(Split)", "P.didMove(Split)", "S.didMove(Split)",
-      "P.viewDidLoad", "S.viewDidLoad",
-      "P.viewWillAppear", "S.viewWillAppear", "P.viewIsAppearing", "S.viewIsAppearing",
-      "P.viewDidAppear", "S.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "P.willMove(Split)", "S.willMove(Split)", "P.didMove(Split)", "S.didMove(Split)",
+        "P.viewDidLoad", "S.viewDidLoad",
+        "P.viewWillAppear", "S.viewWillAppear", "P.viewIsAppearing", "S.viewIsAppearing",
+        "P.viewDidAppear", "S.viewDidAppear",
+      ])
     #expect(!split.isCollapsed)
     #expect(p.viewIfLoaded?.frame == Rect(x: 0, y: 0, width: 320, height: 768))
     #expect(s.viewIfLoaded?.frame == Rect(x: 320, y: 0, width: 1024 - 320, height: 768))
@@ -35,24 +36,27 @@ struct SplitRulesTests {
   @Test func compactShowsOneColumn_S1() async throws {
     let f = Fixture()
     let (window, split, p, s) = try await split(f, traits: TraitCollection(horizontalSizeClass: .compact))
-    #expect(f.log.take() == [
-      "P.willMove(Split)", "S.willMove(Split)", "P.didMove(Split)", "S.didMove(Split)",
-      "P.viewDidLoad", "P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "P.willMove(Split)", "S.willMove(Split)", "P.didMove(Split)", "S.didMove(Split)",
+        "P.viewDidLoad", "P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear",
+      ])
     #expect(split.isCollapsed)
     #expect(split.shownColumn == .primary)
     #expect(!s.isViewLoaded)
     #expect(p.viewIfLoaded?.frame == Rect(x: 0, y: 0, width: 1024, height: 768))
     try await split.show(.secondary)
-    #expect(f.log.take() == [
-      "S.viewDidLoad", "P.viewWillDisappear", "S.viewWillAppear", "S.viewIsAppearing",
-      "P.viewDidDisappear", "S.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "S.viewDidLoad", "P.viewWillDisappear", "S.viewWillAppear", "S.viewIsAppearing",
+        "P.viewDidDisappear", "S.viewDidAppear",
+      ])
     #expect(s.viewIfLoaded?.frame == Rect(x: 0, y: 0, width: 1024, height: 768))
     try await split.show(.primary)
-    #expect(f.log.take() == [
-      "S.viewWillDisappear", "P.viewWillAppear", "P.viewIsAppearing", "S.viewDidDisappear", "P.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "S.viewWillDisappear", "P.viewWillAppear", "P.viewIsAppearing", "S.viewDidDisappear", "P.viewDidAppear",
+      ])
     withExtendedLifetime(window) {}
     #expect(split.checkInvariants().isEmpty)
   }
@@ -63,18 +67,20 @@ struct SplitRulesTests {
     _ = f.log.take()
     for _ in 0..<2 {
       try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact))
-      #expect(f.log.take() == [
-        "S.viewWillDisappear", "S.viewDidDisappear", "P.traitCollectionDidChange", "S.traitCollectionDidChange",
-      ])
+      #expect(
+        f.log.take() == [
+          "S.viewWillDisappear", "S.viewDidDisappear", "P.traitCollectionDidChange", "S.traitCollectionDidChange",
+        ])
       #expect(split.isCollapsed)
       #expect(s.viewIfLoaded?.superview == nil)
       #expect(p.viewIfLoaded?.frame == Rect(x: 0, y: 0, width: 1024, height: 768))
       #expect(split.checkInvariants().isEmpty)
       try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .regular))
-      #expect(f.log.take() == [
-        "S.viewWillAppear", "S.viewIsAppearing", "S.viewDidAppear",
-        "P.traitCollectionDidChange", "S.traitCollectionDidChange",
-      ])
+      #expect(
+        f.log.take() == [
+          "S.viewWillAppear", "S.viewIsAppearing", "S.viewDidAppear",
+          "P.traitCollectionDidChange", "S.traitCollectionDidChange",
+        ])
       #expect(!split.isCollapsed)
       #expect(p.viewIfLoaded?.frame == Rect(x: 0, y: 0, width: 320, height: 768))
       #expect(s.viewIfLoaded?.frame == Rect(x: 320, y: 0, width: 1024 - 320, height: 768))
@@ -91,17 +97,19 @@ struct SplitRulesTests {
     split.delegate = delegate
     _ = f.log.take()
     try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact))
-    #expect(f.log.take() == [
-      "D.topColumn(proposed: primary)=secondary", "P.viewWillDisappear", "P.viewDidDisappear", "D.didCollapse",
-      "P.traitCollectionDidChange", "S.traitCollectionDidChange",
-    ])
+    #expect(
+      f.log.take() == [
+        "D.topColumn(proposed: primary)=secondary", "P.viewWillDisappear", "P.viewDidDisappear", "D.didCollapse",
+        "P.traitCollectionDidChange", "S.traitCollectionDidChange",
+      ])
     #expect(split.shownColumn == .secondary)
     #expect(s.viewIfLoaded?.frame == Rect(x: 0, y: 0, width: 1024, height: 768))
     try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .regular))
-    #expect(f.log.take() == [
-      "P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear", "D.didExpand",
-      "P.traitCollectionDidChange", "S.traitCollectionDidChange",
-    ])
+    #expect(
+      f.log.take() == [
+        "P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear", "D.didExpand",
+        "P.traitCollectionDidChange", "S.traitCollectionDidChange",
+      ])
     #expect(p.node.appearanceState == .appeared && s.node.appearanceState == .appeared)
     withExtendedLifetime(window) {}
     #expect(split.checkInvariants().isEmpty)
@@ -113,11 +121,12 @@ struct SplitRulesTests {
     let t = f.controller("T")
     _ = f.log.take()
     try await split.setViewControllers(primary: p, secondary: t)
-    #expect(f.log.take() == [
-      "S.willMove(nil)", "T.willMove(Split)", "T.viewDidLoad",
-      "S.viewWillDisappear", "T.viewWillAppear", "T.viewIsAppearing", "S.viewDidDisappear", "T.viewDidAppear",
-      "S.didMove(nil)", "T.didMove(Split)",
-    ])
+    #expect(
+      f.log.take() == [
+        "S.willMove(nil)", "T.willMove(Split)", "T.viewDidLoad",
+        "S.viewWillDisappear", "T.viewWillAppear", "T.viewIsAppearing", "S.viewDidDisappear", "T.viewDidAppear",
+        "S.didMove(nil)", "T.didMove(Split)",
+      ])
     #expect(s.parent == nil && s.viewIfLoaded?.superview == nil)
     #expect(t.viewIfLoaded?.frame == Rect(x: 320, y: 0, width: 1024 - 320, height: 768))
     #expect(names(split.children) == ["P", "T"])

@@ -12,20 +12,22 @@ struct TabRulesTests {
     let a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
     let tabs = TabBarController(name: "Tabs")
     try await tabs.setViewControllers([a, b, c], selectedIndex: 0)
-    #expect(f.log.take() == [
-      "A.willMove(Tabs)", "B.willMove(Tabs)", "C.willMove(Tabs)",
-      "A.didMove(Tabs)", "B.didMove(Tabs)", "C.didMove(Tabs)",
-    ])
+    #expect(
+      f.log.take() == [
+        "A.willMove(Tabs)", "B.willMove(Tabs)", "C.willMove(Tabs)",
+        "A.didMove(Tabs)", "B.didMove(Tabs)", "C.didMove(Tabs)",
+      ])
     let window = Window()
     try await window.setRootViewController(tabs)
     #expect(f.log.take() == ["A.viewDidLoad", "A.viewWillAppear", "A.viewIsAppearing", "A.viewDidAppear"])
     #expect(!b.isViewLoaded && !c.isViewLoaded)
     #expect(a.viewIfLoaded?.frame == content)
     try await tabs.setSelectedIndex(2)
-    #expect(f.log.take() == [
-      "C.viewDidLoad", "A.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
-      "A.viewDidDisappear", "C.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "C.viewDidLoad", "A.viewWillDisappear", "C.viewWillAppear", "C.viewIsAppearing",
+        "A.viewDidDisappear", "C.viewDidAppear",
+      ])
     #expect(!b.isViewLoaded)
     #expect(tabs.selectedIndex == 2)
     #expect(a.viewIfLoaded?.superview == nil)
@@ -43,14 +45,16 @@ struct TabRulesTests {
     try await window.setRootViewController(tabs)
     _ = f.log.take()
     try await tabs.setSelectedIndex(1)
-    #expect(f.log.take() == [
-      "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-      "A.viewDidDisappear", "B.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+        "A.viewDidDisappear", "B.viewDidAppear",
+      ])
     try await tabs.setSelectedIndex(0)
-    #expect(f.log.take() == [
-      "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear",
+      ])
     try await tabs.setSelectedIndex(0)
     #expect(f.log.take() == [])
     withExtendedLifetime(window) {}
@@ -66,12 +70,13 @@ struct TabRulesTests {
     try await window.setRootViewController(tabs)
     _ = f.log.take()
     try await tabs.setViewControllers([x, b], selectedIndex: 0)
-    #expect(f.log.take() == [
-      "A.willMove(nil)", "X.willMove(Tabs)",
-      "X.viewDidLoad", "A.viewWillDisappear", "X.viewWillAppear", "X.viewIsAppearing",
-      "A.viewDidDisappear", "X.viewDidAppear",
-      "A.didMove(nil)", "X.didMove(Tabs)",
-    ])
+    #expect(
+      f.log.take() == [
+        "A.willMove(nil)", "X.willMove(Tabs)",
+        "X.viewDidLoad", "A.viewWillDisappear", "X.viewWillAppear", "X.viewIsAppearing",
+        "A.viewDidDisappear", "X.viewDidAppear",
+        "A.didMove(nil)", "X.didMove(Tabs)",
+      ])
     #expect(names(tabs.viewControllers) == ["X", "B"])
     #expect(a.parent == nil)
     withExtendedLifetime(window) {}
@@ -89,16 +94,18 @@ struct TabRulesTests {
     try await window.setRootViewController(tabs)
     _ = f.log.take()
     try await tabs.setSelectedIndex(1)
-    #expect(f.log.take() == [
-      "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-      "A.viewDidDisappear", "B.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+        "A.viewDidDisappear", "B.viewDidAppear",
+      ])
     #expect(try await tabs.select(0).value)
-    #expect(f.log.take() == [
-      "D.shouldSelect(A)=true",
-      "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear",
-      "D.didSelect(A)",
-    ])
+    #expect(
+      f.log.take() == [
+        "D.shouldSelect(A)=true",
+        "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "B.viewDidDisappear", "A.viewDidAppear",
+        "D.didSelect(A)",
+      ])
     #expect(try await tabs.select(0).value)
     #expect(f.log.take() == ["D.shouldSelect(A)=true", "D.didSelect(A)"])
     withExtendedLifetime(window) {}

@@ -35,14 +35,16 @@ struct TeardownTests {
     var rootEvents = c["R"]!.events().makeAsyncIterator()
     _ = await rootEvents.next()
     try await window.tearDown()
-    #expect(f.log.take() == offScreen + [
-      "M.viewDidTearDown", "B.viewDidTearDown", "A2.viewDidTearDown", "A1.viewDidTearDown", "A.viewDidTearDown",
-      "R.viewDidTearDown",
-    ])
-    #expect(await take(6, from: &rootEvents).map(\.kind) == [
-      .viewWillDisappear(animated: false), .viewDidDisappear(animated: false),
-      .dismissed(c["M"]!.node.id, style: .formSheet, reason: .tornDown), .viewDidTearDown, .terminated,
-    ])
+    #expect(
+      f.log.take() == offScreen + [
+        "M.viewDidTearDown", "B.viewDidTearDown", "A2.viewDidTearDown", "A1.viewDidTearDown", "A.viewDidTearDown",
+        "R.viewDidTearDown",
+      ])
+    #expect(
+      await take(6, from: &rootEvents).map(\.kind) == [
+        .viewWillDisappear(animated: false), .viewDidDisappear(animated: false),
+        .dismissed(c["M"]!.node.id, style: .formSheet, reason: .tornDown), .viewDidTearDown, .terminated,
+      ])
     #expect(c.values.allSatisfy { $0.node.isTornDown })
     // A second teardown does nothing.
     try await window.tearDown()
@@ -57,7 +59,11 @@ struct TeardownTests {
     let release = Gate()
     await c["A1"]!.setOnHook { hook in
       guard hook == "viewDidTearDown" else { return }
-      await withTaskCancellationHandler { await release.wait() } onCancel: { release.open() }
+      await withTaskCancellationHandler {
+        await release.wait()
+      } onCancel: {
+        release.open()
+      }
       f.log.append("A1 cancelled=\(Task.isCancelled)")
     }
     let teardown = Task { try await window.tearDown() }
@@ -65,10 +71,11 @@ struct TeardownTests {
     await clock.sleepers(atLeast: 1)
     clock.advance(by: .seconds(1))
     try await teardown.value
-    #expect(f.log.take() == offScreen + [
-      "M.viewDidTearDown", "B.viewDidTearDown", "A2.viewDidTearDown", "A1.viewDidTearDown", "A1 cancelled=true",
-      "A.viewDidTearDown", "R.viewDidTearDown",
-    ])
+    #expect(
+      f.log.take() == offScreen + [
+        "M.viewDidTearDown", "B.viewDidTearDown", "A2.viewDidTearDown", "A1.viewDidTearDown", "A1 cancelled=true",
+        "A.viewDidTearDown", "R.viewDidTearDown",
+      ])
   }
 
   @Test func aStopHookThatIgnoresCancellationIsAbandonedAfterTheSecondDeadline_V3() async throws {
@@ -93,14 +100,16 @@ struct TeardownTests {
     await clock.sleepers(atLeast: 1)
     clock.advance(by: .seconds(2))
     try await teardown.value
-    #expect(f.log.take() == offScreen + [
-      "M.viewDidTearDown", "B.viewDidTearDown", "A2.viewDidTearDown", "A1.viewDidTearDown",
-    ])
+    #expect(
+      f.log.take() == offScreen + [
+        "M.viewDidTearDown", "B.viewDidTearDown", "A2.viewDidTearDown", "A1.viewDidTearDown",
+      ])
     // The streams ended without the stop hooks that never ran.
-    #expect(await take(5, from: &rootEvents).map(\.kind) == [
-      .viewWillDisappear(animated: false), .viewDidDisappear(animated: false),
-      .dismissed(c["M"]!.node.id, style: .formSheet, reason: .tornDown), .terminated,
-    ])
+    #expect(
+      await take(5, from: &rootEvents).map(\.kind) == [
+        .viewWillDisappear(animated: false), .viewDidDisappear(animated: false),
+        .dismissed(c["M"]!.node.id, style: .formSheet, reason: .tornDown), .terminated,
+      ])
     // The abandoned hook returns later; nothing runs after it.
     hung.open()
     await resumed.wait()
@@ -142,10 +151,11 @@ struct TeardownTests {
     try await teardown.value
     await #expect(throws: ContainmentError.windowTornDown) { try await regular.value }
     await #expect(throws: ContainmentError.windowTornDown) { try await replace.value }
-    #expect(f.log.take() == [
-      "R.viewDidLoad", "R.viewWillAppear", "R.viewIsAppearing", "R.viewDidAppear", "R.traitCollectionDidChange",
-      "R.viewWillDisappear", "R.viewDidDisappear", "R.viewDidTearDown",
-    ])
+    #expect(
+      f.log.take() == [
+        "R.viewDidLoad", "R.viewWillAppear", "R.viewIsAppearing", "R.viewDidAppear", "R.traitCollectionDidChange",
+        "R.viewWillDisappear", "R.viewDidDisappear", "R.viewDidTearDown",
+      ])
     #expect(window.traitCollection == TraitCollection(horizontalSizeClass: .compact))
     #expect(other.node.appearanceState == .disappeared && !other.node.isTornDown)
   }

@@ -100,10 +100,11 @@ struct TransactionRulesTests {
     try await window.setRootViewController(nil)
     let removal = try #require(handle.withLock { $0 }).get()
     try await removal.value
-    #expect(f.log.take() == [
-      "P.viewWillDisappear", "C.viewWillDisappear", "C.willMove(nil)",
-      "P.viewDidDisappear", "C.viewDidDisappear", "C.didMove(nil)",
-    ])
+    #expect(
+      f.log.take() == [
+        "P.viewWillDisappear", "C.viewWillDisappear", "C.willMove(nil)",
+        "P.viewDidDisappear", "C.viewDidDisappear", "C.didMove(nil)",
+      ])
     #expect(p.children.isEmpty)
     #expect(c.parent == nil)
     #expect(c.node.appearanceState == .disappeared)
@@ -130,11 +131,12 @@ struct TransactionRulesTests {
     try await p.removeFromParent()
     let removal = try #require(handle.withLock { $0 }).get()
     try await removal.value
-    #expect(f.log.take() == [
-      "P.willMove(nil)",
-      "P.viewWillDisappear", "C.viewWillDisappear", "C.willMove(nil)",
-      "P.viewDidDisappear", "C.viewDidDisappear", "P.didMove(nil)", "C.didMove(nil)",
-    ])
+    #expect(
+      f.log.take() == [
+        "P.willMove(nil)",
+        "P.viewWillDisappear", "C.viewWillDisappear", "C.willMove(nil)",
+        "P.viewDidDisappear", "C.viewDidDisappear", "P.didMove(nil)", "C.didMove(nil)",
+      ])
     #expect(r.children.isEmpty)
     #expect(p.children.isEmpty)
     #expect(c.parent == nil)
@@ -169,10 +171,11 @@ struct TransactionRulesTests {
     loading.open()
     _ = await firstReader
     try await installer
-    #expect(f.log.take() == [
-      "C.willMove(P)", "C.viewDidLoad", "C.viewDidLoad ends", "installer has the view",
-      "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(P)",
-    ])
+    #expect(
+      f.log.take() == [
+        "C.willMove(P)", "C.viewDidLoad", "C.viewDidLoad ends", "installer has the view",
+        "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(P)",
+      ])
     withExtendedLifetime(window) {}
     #expect(p.checkInvariants().isEmpty)
   }
@@ -274,11 +277,12 @@ struct TransactionRulesTests {
     #expect(try await transition == .completed)
     _ = try await offScreen.value
     // The window's transaction ran after the transition, as if requested after it.
-    #expect(f.log.take() == [
-      "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-      "A.viewDidDisappear", "B.viewDidAppear",
-      "P.viewWillDisappear", "B.viewWillDisappear", "P.viewDidDisappear", "B.viewDidDisappear",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+        "A.viewDidDisappear", "B.viewDidAppear",
+        "P.viewWillDisappear", "B.viewWillDisappear", "P.viewDidDisappear", "B.viewDidDisappear",
+      ])
     #expect(p.checkInvariants().isEmpty)
   }
 
@@ -323,10 +327,11 @@ struct TransactionRulesTests {
     #expect(TreeLock.withLock { window.hierarchy.pending } == 0)
     gate.open()
     #expect(try await transition == .completed)
-    #expect(f.log.take() == [
-      "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-      "A.viewDidDisappear", "B.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+        "A.viewDidDisappear", "B.viewDidAppear",
+      ])
     #expect(window.rootViewController === p)
     #expect(p.node.appearanceState == .appeared)
     #expect(!window.queue.isHeld)

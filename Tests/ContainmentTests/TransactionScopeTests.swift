@@ -30,11 +30,15 @@ struct TransactionScopeTests {
       let event = try #require(await events.next())
       seen.append("\(event.path) \(event.kind.name) \(event.transaction == id ? "scope" : "other")")
     }
-    #expect(seen == [
-      "P childAdded scope", "P/C willMove scope", "P/C viewDidLoad scope", "P/C viewWillAppear scope",
-      "P/C viewIsAppearing scope", "P/C viewDidAppear scope", "P/C didMove scope",
-    ])
-    #expect(f.log.take() == ["C.willMove(P)", "C.viewDidLoad", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(P)"])
+    #expect(
+      seen == [
+        "P childAdded scope", "P/C willMove scope", "P/C viewDidLoad scope", "P/C viewWillAppear scope",
+        "P/C viewIsAppearing scope", "P/C viewDidAppear scope", "P/C didMove scope",
+      ])
+    #expect(
+      f.log.take() == [
+        "C.willMove(P)", "C.viewDidLoad", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(P)",
+      ])
     withExtendedLifetime(window) {}
     #expect(p.checkInvariants().isEmpty)
   }
@@ -59,10 +63,11 @@ struct TransactionScopeTests {
     gate.open()
     try await scope.value
     try await outside.value
-    #expect(f.log.take() == [
-      "A.willMove(P)", "A.viewDidLoad", "A.viewWillAppear", "A.viewIsAppearing", "A.viewDidAppear", "A.didMove(P)",
-      "scope ends", "B.willMove(P)",
-    ])
+    #expect(
+      f.log.take() == [
+        "A.willMove(P)", "A.viewDidLoad", "A.viewWillAppear", "A.viewIsAppearing", "A.viewDidAppear", "A.didMove(P)",
+        "scope ends", "B.willMove(P)",
+      ])
     #expect(names(p.children) == ["A", "B"])
     withExtendedLifetime(window) {}
     #expect(p.checkInvariants().isEmpty)
@@ -87,10 +92,11 @@ struct TransactionScopeTests {
     try await addInScope(a, to: p)
     let handle = try #require(queued.withLock { $0 })
     try await handle.value
-    #expect(f.log.take() == [
-      "A.willMove(P)", "A.viewDidLoad", "A.viewWillAppear", "queued complete=false", "A.viewIsAppearing",
-      "A.viewDidAppear", "A.didMove(P)", "B.willMove(P)",
-    ])
+    #expect(
+      f.log.take() == [
+        "A.willMove(P)", "A.viewDidLoad", "A.viewWillAppear", "queued complete=false", "A.viewIsAppearing",
+        "A.viewDidAppear", "A.didMove(P)", "B.willMove(P)",
+      ])
     #expect(names(p.children) == ["A", "B"])
     withExtendedLifetime(window) {}
     #expect(p.checkInvariants().isEmpty)
@@ -140,7 +146,10 @@ struct TransactionScopeTests {
     #expect(names(p.children) == ["A"])
     #expect(p.checkInvariants().isEmpty)
     try await addInScope(b, to: p)
-    #expect(f.log.take() == ["B.willMove(P)", "B.viewDidLoad", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear", "B.didMove(P)"])
+    #expect(
+      f.log.take() == [
+        "B.willMove(P)", "B.viewDidLoad", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear", "B.didMove(P)",
+      ])
     withExtendedLifetime(window) {}
     #expect(p.checkInvariants().isEmpty)
   }
@@ -158,10 +167,11 @@ struct TransactionScopeTests {
     gate.open()
     let ids = (try await first.value, try await second.value)
     #expect(ids.0 != ids.1)
-    #expect(f.log.take() == [
-      "A.willMove(P)", "A.viewDidLoad", "A.viewWillAppear", "A.viewIsAppearing", "A.viewDidAppear", "A.didMove(P)",
-      "B.willMove(P)", "B.viewDidLoad", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear", "B.didMove(P)",
-    ])
+    #expect(
+      f.log.take() == [
+        "A.willMove(P)", "A.viewDidLoad", "A.viewWillAppear", "A.viewIsAppearing", "A.viewDidAppear", "A.didMove(P)",
+        "B.willMove(P)", "B.viewDidLoad", "B.viewWillAppear", "B.viewIsAppearing", "B.viewDidAppear", "B.didMove(P)",
+      ])
     withExtendedLifetime(window) {}
     #expect(p.checkInvariants().isEmpty)
   }
@@ -255,19 +265,21 @@ struct ChildrenChangeTests {
     async let swap = p.changeChildren(
       ChildrenChange(children: [b], shown: [b], animated: true, duration: .milliseconds(300)))
     await clock.sleepers(atLeast: 1)
-    #expect(f.log.all == [
-      "A.willMove(nil)", "B.willMove(P)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
-      "B.viewIsAppearing",
-    ])
+    #expect(
+      f.log.all == [
+        "A.willMove(nil)", "B.willMove(P)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
+        "B.viewIsAppearing",
+      ])
     #expect(a.viewIfLoaded?.window === window && b.viewIfLoaded?.window === window)
     clock.advance(by: .milliseconds(300))
     let result = try await swap.value
     #expect(result.outcome == .completed)
     #expect(names(result.removed) == ["A"] && names(result.added) == ["B"])
-    #expect(f.log.take() == [
-      "A.willMove(nil)", "B.willMove(P)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
-      "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear", "A.didMove(nil)", "B.didMove(P)",
-    ])
+    #expect(
+      f.log.take() == [
+        "A.willMove(nil)", "B.willMove(P)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
+        "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear", "A.didMove(nil)", "B.didMove(P)",
+      ])
     #expect(names(p.children) == ["B"])
     #expect(a.parent == nil && a.viewIfLoaded?.superview == nil)
     #expect(p.checkInvariants().isEmpty)

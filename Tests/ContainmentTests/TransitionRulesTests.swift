@@ -6,7 +6,9 @@ import ContainmentTestKit
 @Suite(.timeLimit(.minutes(1)))
 struct TransitionRulesTests {
   /// P on screen (window on `clock`) with A installed and B a child whose view is not installed.
-  private func setUp(_ f: Fixture, clock: ManualClock) async throws -> (Window, RecordingController, RecordingController, RecordingController) {
+  private func setUp(_ f: Fixture, clock: ManualClock) async throws -> (
+    Window, RecordingController, RecordingController, RecordingController
+  ) {
     let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
     let window = Window(environment: ContainmentEnvironment(clock: clock))
     try await window.setRootViewController(p)
@@ -43,9 +45,12 @@ struct TransitionRulesTests {
     let clock = ManualClock()
     let (window, p, a, b) = try await setUp(f, clock: clock)
     let animated = Locked(false)
-    async let outcome = p.transition(from: a, to: b, duration: .seconds(1), animations: {
-      animated.withLock { $0 = true }
-    }).value
+    async let outcome = p.transition(
+      from: a, to: b, duration: .seconds(1),
+      animations: {
+        animated.withLock { $0 = true }
+      }
+    ).value
     await clock.sleepers(atLeast: 1)
     #expect(f.log.take() == ["B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing"])
     // During the animation both views are installed, side by side.
@@ -119,10 +124,11 @@ struct TransitionRulesTests {
     gate.open()
     // Cancelled after the wait, the transition still reports that it was interrupted.
     #expect(try await driver.value == .interrupted)
-    #expect(f.log.take() == [
-      "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-      "A.viewDidDisappear", "B.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+        "A.viewDidDisappear", "B.viewDidAppear",
+      ])
     #expect(a.viewIfLoaded?.superview == nil)
     #expect(b.viewIfLoaded?.superview != nil)
     #expect(a.node.appearanceState == .disappeared)
@@ -142,17 +148,20 @@ struct TransitionRulesTests {
     async let first = p.transition(from: a, to: b, duration: .seconds(1)).value
     await clock.sleepers(atLeast: 1)
     let requests = IdleExecutor()
-    let queued = Task(executorPreference: requests) { try await p.transition(from: b, to: c, duration: .seconds(1)).value }
+    let queued = Task(executorPreference: requests) {
+      try await p.transition(from: b, to: c, duration: .seconds(1)).value
+    }
     await requests.idle()
     #expect(p.node.queue.pendingCount == 1)
     queued.cancel()
     await #expect(throws: CancellationError.self) { try await queued.value }
     clock.advance(by: .seconds(1))
     #expect(try await first == .completed)
-    #expect(f.log.take() == [
-      "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
-      "A.viewDidDisappear", "B.viewDidAppear",
-    ])
+    #expect(
+      f.log.take() == [
+        "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+        "A.viewDidDisappear", "B.viewDidAppear",
+      ])
     #expect(c.viewIfLoaded == nil)
     withExtendedLifetime(window) {}
   }
@@ -166,7 +175,8 @@ struct TransitionRulesTests {
     try await p.transition(from: a, to: b, options: [.crossDissolve, .curveEaseInOut])
     let began = await iterator.next()
     let ended = await iterator.next()
-    #expect(began?.kind == .transitionBegan(from: a.node.id, to: b.node.id, options: [.crossDissolve, .curveEaseInOut]))
+    #expect(
+      began?.kind == .transitionBegan(from: a.node.id, to: b.node.id, options: [.crossDissolve, .curveEaseInOut]))
     #expect(ended?.kind == .transitionEnded(from: a.node.id, to: b.node.id, outcome: .completed))
     #expect(began?.transaction != nil)
     #expect(began?.transaction == ended?.transaction)

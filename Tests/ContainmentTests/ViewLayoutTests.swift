@@ -43,7 +43,8 @@ struct ViewLayoutTests {
     let container = await p.view, childView = await c.view
     try await container.addSubview(childView)
     await c.didMove(toParent: p)
-    container.addConstraints(childView.constraints(pinningEdgesTo: container, insets: EdgeInsets(top: 44, left: 0, bottom: 49, right: 0)))
+    container.addConstraints(
+      childView.constraints(pinningEdgesTo: container, insets: EdgeInsets(top: 44, left: 0, bottom: 49, right: 0)))
     container.layoutIfNeeded()
     #expect(container.frame == Rect(x: 0, y: 0, width: 320, height: 480))
     #expect(childView.frame == Rect(x: 0, y: 44, width: 320, height: 387))

@@ -22,7 +22,8 @@ struct AppearancePass: Sendable {
   /// in (or heading to) the target state, silently.
   mutating func _begin(_ controllers: [any ViewController], isAppearing: Bool, automatic: Bool = true) {
     for controller in controllers {
-      let effects = controller.node._appearance.begin(isAppearing: isAppearing, animated: animated, automatic: automatic)
+      let effects = controller.node._appearance.begin(
+        isAppearing: isAppearing, animated: animated, automatic: automatic)
       guard !effects.isEmpty else { continue }
       let begun = effects.contains { $0 == .willAppear || $0 == .willDisappear }
       if begun { entries.append(Entry(controller: controller, isAppearing: isAppearing)) }
@@ -120,7 +121,8 @@ struct AppearancePass: Sendable {
       result.append(next)
       guard next.shouldAutomaticallyForwardAppearanceMethods, let view = next.node._view else { continue }
       for child in next.node._children.reversed() {
-        guard let childView = child.node._view, childView._superview != nil, view._isAncestorOrSelf(of: childView) else { continue }
+        guard let childView = child.node._view, childView._superview != nil, view._isAncestorOrSelf(of: childView)
+        else { continue }
         stack.append(child)
       }
     }

@@ -38,7 +38,8 @@ public struct ChildPlacement: Sendable, Hashable {
     if let width {
       constraints.append(LayoutConstraint(item: item, attribute: .width, constant: width))
     } else {
-      constraints.append(LayoutConstraint(item: item, attribute: .right, relatedItem: container, constant: -insets.right))
+      constraints.append(
+        LayoutConstraint(item: item, attribute: .right, relatedItem: container, constant: -insets.right))
     }
     return constraints
   }

@@ -29,7 +29,8 @@ struct ChildrenDecision {
     self.added = added
     self.removedIdentities = Set(removed.lazy.map { ObjectIdentifier($0) })
     self.addedIdentities = Set(added.lazy.map { ObjectIdentifier($0) })
-    self.newIsDistinct = newTailIdentities.count == newTail.count && old.count - removed.count + added.count == new.count
+    self.newIsDistinct =
+      newTailIdentities.count == newTail.count && old.count - removed.count + added.count == new.count
   }
 
   /// Under the link lock: the decision for `edit` of `old`, `container`'s

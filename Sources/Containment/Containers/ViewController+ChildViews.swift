@@ -13,7 +13,9 @@ extension ViewController {
   /// `placement`. Does nothing if either view is not loaded. Appearance is
   /// the caller's: it decides with an `AppearancePass` in the same critical
   /// section.
-  nonisolated func _install(_ child: any ViewController, _ placement: ChildPlacement, below sibling: (any ViewController)? = nil) {
+  nonisolated func _install(
+    _ child: any ViewController, _ placement: ChildPlacement, below sibling: (any ViewController)? = nil
+  ) {
     guard let view = node._view, let childView = child.node._view else { return }
     var index: Int?
     if let sibling, let siblingView = sibling.node._view, siblingView._superview === view {

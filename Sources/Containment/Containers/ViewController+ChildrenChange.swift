@@ -15,7 +15,9 @@ extension ViewController {
   /// ``addChild(_:)`` for a joining controller (``ContainmentError/alreadyChild(child:parent:)``
   /// if it has another parent: never a move), or ``ContainmentError/tornDown(_:)``.
   @discardableResult
-  public nonisolated func changeChildren(_ change: ChildrenChange) async throws -> TransactionHandle<ChildrenChangeResult> {
+  public nonisolated func changeChildren(_ change: ChildrenChange) async throws -> TransactionHandle<
+    ChildrenChangeResult
+  > {
     try await Transaction.perform(on: .controller(self), adopting: change.children) { context in
       try await self.runChildrenChange(reason: .replaced, context: context) { _ in change }
     }
@@ -118,7 +120,9 @@ extension ViewController {
       for controller in hidden where _isInstalled(controller) { _uninstall(controller) }
       for controller in decision.removed { controller.node._detachFromParent() }
     }
-    for controller in decision.removed { node.emit(.childRemoved(controller.node.id, reason: reason), transaction: context.id) }
+    for controller in decision.removed {
+      node.emit(.childRemoved(controller.node.id, reason: reason), transaction: context.id)
+    }
     await pass.deliverDid(in: context)
     for controller in decision.removed { await controller.didMove(toParent: nil) }
     for controller in decision.added { await controller.didMove(toParent: self) }

@@ -88,7 +88,9 @@ struct InvariantChecker {
     var seen: Set<ObjectIdentifier> = []
     for child in node._children {
       if child.node._parent !== controller { fail(child.node, "is a child of \(node.name) but names another parent") }
-      if !seen.insert(ObjectIdentifier(child.node)).inserted { fail(child.node, "appears twice in \(node.name).children") }
+      if !seen.insert(ObjectIdentifier(child.node)).inserted {
+        fail(child.node, "appears twice in \(node.name).children")
+      }
       if let childView = child.node._view, childView._superview != nil {
         if let view = node._view, !view._isAncestorOrSelf(of: childView), childView._window() != nil {
           fail(child.node, "view is installed outside its parent's hierarchy")

@@ -115,7 +115,9 @@ extension ViewController {
   }
 
   /// The add itself, inside a transaction on this container's queue.
-  nonisolated func attachChild(_ child: any ViewController, reservation: UInt64?, context: TransactionContext) async throws {
+  nonisolated func attachChild(_ child: any ViewController, reservation: UInt64?, context: TransactionContext)
+    async throws
+  {
     try TreeLock.withLock {
       try _validateAttach(child, reservation: reservation, ignoringParent: false)
       child.node._reservation = nil
@@ -129,7 +131,9 @@ extension ViewController {
 
   /// The removal half of a move: the old parent's callbacks, inside a
   /// transaction on this (old parent's) queue.
-  nonisolated func detachChild(_ child: any ViewController, reservation: UInt64, context: TransactionContext) async throws {
+  nonisolated func detachChild(_ child: any ViewController, reservation: UInt64, context: TransactionContext)
+    async throws
+  {
     try TreeLock.withLock {
       guard child.node._parent === self else { throw ContainmentError.notAChild(child: child.node.id, parent: node.id) }
       guard child.node._reservation == reservation else { throw ContainmentError.childInFlight(child.node.id) }

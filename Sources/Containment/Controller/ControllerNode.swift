@@ -251,7 +251,9 @@ public final class ControllerNode: @unchecked Sendable {
     if let view = _view {
       var stack = _children
       while let next = stack.popLast() {
-        if let presented = next.node._presented, presented.node._coveredLayer?.view === view { presented.node._coveredLayer = nil }
+        if let presented = next.node._presented, presented.node._coveredLayer?.view === view {
+          presented.node._coveredLayer = nil
+        }
         stack += next.node._children
       }
     }

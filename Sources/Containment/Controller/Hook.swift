@@ -52,7 +52,8 @@ extension ViewController {
   }
 
   /// Performs the effects an appearance decision returned: hooks and diagnostics, in order.
-  nonisolated func perform(_ effects: [AppearanceMachine.Effect], animated: Bool, in context: TransactionContext?) async {
+  nonisolated func perform(_ effects: [AppearanceMachine.Effect], animated: Bool, in context: TransactionContext?) async
+  {
     for effect in effects {
       if case .unbalanced(let reason) = effect {
         node.emit(.unbalancedAppearanceTransition(reason), transaction: context?.id)

@@ -1,6 +1,5 @@
 import Synchronization
 
-
 // MARK: - SubscriberPolicy
 
 /// How a subscriber's buffer of undelivered elements behaves when the subscriber reads more

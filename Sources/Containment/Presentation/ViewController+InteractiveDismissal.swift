@@ -66,7 +66,8 @@ extension ViewController {
     on queued: any ViewController,
     context: TransactionContext
   ) async throws -> TransitionOutcome {
-    let (presenter, delegate) = try TreeLock.withLock { () throws -> (any ViewController, (any PresentationControllerDelegate)?) in
+    let (presenter, delegate) = try TreeLock.withLock {
+      () throws -> (any ViewController, (any PresentationControllerDelegate)?) in
       let presenter = try _dismissibleSheetPresenter()
       guard presenter === queued else { throw ContainmentError.notADismissibleSheet(node.id) }
       return (presenter, node._presentationDelegate)
@@ -76,7 +77,9 @@ extension ViewController {
       refused = await !askDelegate(in: context) { await delegate.presentationControllerShouldDismiss(self) }
     }
     if refused {
-      if let delegate { await askDelegate(in: context) { await delegate.presentationControllerDidAttemptToDismiss(self) } }
+      if let delegate {
+        await askDelegate(in: context) { await delegate.presentationControllerDidAttemptToDismiss(self) }
+      }
       return .cancelled
     }
 

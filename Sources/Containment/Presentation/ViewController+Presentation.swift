@@ -47,7 +47,9 @@ extension ViewController {
   /// ``ContainmentError/alreadyPresenting(presenter:presented:)``,
   /// ``ContainmentError/childInFlight(_:)`` or ``ContainmentError/tornDown(_:)``.
   @discardableResult
-  public nonisolated func present(_ controller: any ViewController, style: PresentationStyle = .pageSheet, animated: Bool)
+  public nonisolated func present(
+    _ controller: any ViewController, style: PresentationStyle = .pageSheet, animated: Bool
+  )
     async throws -> TransactionHandle<TransitionOutcome>
   {
     try await Transaction.perform(on: .controller(self), adopting: [controller]) { context in
@@ -104,7 +106,9 @@ extension ViewController {
       if presented._presenting != nil || presented._window != nil || presented._isAncestorOrSelf(of: node) {
         throw ContainmentError.alreadyPresented(presented.id)
       }
-      if presented._departure != nil || presented._reservation != nil { throw ContainmentError.childInFlight(presented.id) }
+      if presented._departure != nil || presented._reservation != nil {
+        throw ContainmentError.childInFlight(presented.id)
+      }
       if let current = node._presented {
         throw ContainmentError.alreadyPresenting(presenter: node.id, presented: current.node.id)
       }
@@ -206,7 +210,8 @@ extension ViewController {
     }
     for (presented, style) in zip(plan.chain, styles).reversed() {
       let presenter = plan.chain.firstIndex { $0 === presented }.flatMap { $0 == 0 ? nil : plan.chain[$0 - 1] }
-      (presenter?.node ?? node).emit(.dismissed(presented.node.id, style: style, reason: .dismissed), transaction: context.id)
+      (presenter?.node ?? node).emit(
+        .dismissed(presented.node.id, style: style, reason: .dismissed), transaction: context.id)
     }
     return interrupted || Task.isCancelled ? .interrupted : .completed
   }

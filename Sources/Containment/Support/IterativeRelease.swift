@@ -1,11 +1,11 @@
 #if canImport(Darwin)
-import Darwin
+  import Darwin
 #elseif canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Android)
-import Android
+  import Android
 #endif
 
 /// Releases long chains of owned objects with a bounded stack.
@@ -27,75 +27,77 @@ enum IterativeRelease {
   /// without recursion.
   static func release(_ objects: inout [any ViewController]) {
     #if os(Windows)
-    objects = []
+      objects = []
     #else
-    release(&objects, into: \.controllers)
+      release(&objects, into: \.controllers)
     #endif
   }
 
   /// Same, for views (a view owns its subviews).
   static func release(_ objects: inout [View]) {
     #if os(Windows)
-    objects = []
+      objects = []
     #else
-    release(&objects, into: \.views)
+      release(&objects, into: \.views)
     #endif
   }
 
   #if !os(Windows)
-  private static func release<Object>(_ objects: inout [Object], into batches: ReferenceWritableKeyPath<ReleaseList, [[Object]]>) {
-    guard !objects.isEmpty else { return }
-    let list = ReleaseList.current
-    list[keyPath: batches].append(objects)
-    objects = []
-    list.drainUnlessDraining()
-  }
+    private static func release<Object>(
+      _ objects: inout [Object], into batches: ReferenceWritableKeyPath<ReleaseList, [[Object]]>
+    ) {
+      guard !objects.isEmpty else { return }
+      let list = ReleaseList.current
+      list[keyPath: batches].append(objects)
+      objects = []
+      list.drainUnlessDraining()
+    }
   #endif
 }
 
 #if !os(Windows)
-/// One thread's objects waiting to be released; only that thread touches it.
-private final class ReleaseList {
-  var controllers: [[any ViewController]] = []
-  var views: [[View]] = []
-  var isDraining = false
+  /// One thread's objects waiting to be released; only that thread touches it.
+  private final class ReleaseList {
+    var controllers: [[any ViewController]] = []
+    var views: [[View]] = []
+    var isDraining = false
 
-  /// Drops every batch, including those that dropping adds, unless an outer
-  /// frame on this thread is already doing so (it will drop these too).
-  func drainUnlessDraining() {
-    guard !isDraining else { return }
-    isDraining = true
-    while true {
-      if let batch = controllers.popLast() {
-        _ = consume batch
-      } else if let batch = views.popLast() {
-        _ = consume batch
-      } else {
-        break
+    /// Drops every batch, including those that dropping adds, unless an outer
+    /// frame on this thread is already doing so (it will drop these too).
+    func drainUnlessDraining() {
+      guard !isDraining else { return }
+      isDraining = true
+      while true {
+        if let batch = controllers.popLast() {
+          _ = consume batch
+        } else if let batch = views.popLast() {
+          _ = consume batch
+        } else {
+          break
+        }
       }
+      isDraining = false
     }
-    isDraining = false
-  }
 
-  private static let key: pthread_key_t = {
-    var key = pthread_key_t()
-    let created = pthread_key_create(&key) { list in
-      // Glibc passes an optional pointer, Darwin a non-optional one.
-      let pointer: UnsafeMutableRawPointer? = list
-      if let pointer { Unmanaged<ReleaseList>.fromOpaque(pointer).release() }
-    }
-    precondition(created == 0, "pthread_key_create failed")
-    return key
-  }()
+    private static let key: pthread_key_t = {
+      var key = pthread_key_t()
+      let created = pthread_key_create(&key) { list in
+        // Glibc passes an optional pointer, Darwin a non-optional one.
+        let pointer: UnsafeMutableRawPointer? = list
+        if let pointer { Unmanaged<ReleaseList>.fromOpaque(pointer).release() }
+      }
+      precondition(created == 0, "pthread_key_create failed")
+      return key
+    }()
 
-  /// This thread's list, created on first use and freed when the thread ends.
-  static var current: ReleaseList {
-    if let pointer = pthread_getspecific(key) {
-      return Unmanaged<ReleaseList>.fromOpaque(pointer).takeUnretainedValue()
+    /// This thread's list, created on first use and freed when the thread ends.
+    static var current: ReleaseList {
+      if let pointer = pthread_getspecific(key) {
+        return Unmanaged<ReleaseList>.fromOpaque(pointer).takeUnretainedValue()
+      }
+      let list = ReleaseList()
+      pthread_setspecific(key, Unmanaged.passRetained(list).toOpaque())
+      return list
     }
-    let list = ReleaseList()
-    pthread_setspecific(key, Unmanaged.passRetained(list).toOpaque())
-    return list
   }
-}
 #endif

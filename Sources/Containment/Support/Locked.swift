@@ -1,19 +1,19 @@
 #if canImport(Darwin)
-import Darwin
+  import Darwin
 #elseif canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Musl)
-import Musl
+  import Musl
 #elseif canImport(Android)
-import Android
+  import Android
 #elseif os(Windows)
-import WinSDK
+  import WinSDK
 #endif
 
 #if os(Windows)
-@usableFromInline typealias PlatformMutex = SRWLOCK
+  @usableFromInline typealias PlatformMutex = SRWLOCK
 #else
-@usableFromInline typealias PlatformMutex = pthread_mutex_t
+  @usableFromInline typealias PlatformMutex = pthread_mutex_t
 #endif
 
 /// A value guarded by an OS mutex, in one allocation.
@@ -55,23 +55,23 @@ final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
     let storage = create(minimumCapacity: 1) { _ in value }
     storage.withUnsafeMutablePointerToElements { mutex in
       #if os(Windows)
-      InitializeSRWLock(mutex)
+        InitializeSRWLock(mutex)
       #else
-      mutex.initialize(to: pthread_mutex_t())
-      #if canImport(Glibc)
-      // Adaptive: a contended lock spins briefly before it sleeps in the
-      // kernel. Every critical section here is a few hundred nanoseconds, so
-      // the holder is almost always done before the spin ends; without it,
-      // two trees driven from two cores spent a third of their time in futex
-      // waits on the link lock (BENCHMARKS.md, "What limits the figures that miss").
-      var attributes = pthread_mutexattr_t()
-      pthread_mutexattr_init(&attributes)
-      pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
-      pthread_mutex_init(mutex, &attributes)
-      pthread_mutexattr_destroy(&attributes)
-      #else
-      pthread_mutex_init(mutex, nil)
-      #endif
+        mutex.initialize(to: pthread_mutex_t())
+        #if canImport(Glibc)
+          // Adaptive: a contended lock spins briefly before it sleeps in the
+          // kernel. Every critical section here is a few hundred nanoseconds, so
+          // the holder is almost always done before the spin ends; without it,
+          // two trees driven from two cores spent a third of their time in futex
+          // waits on the link lock (BENCHMARKS.md, "What limits the figures that miss").
+          var attributes = pthread_mutexattr_t()
+          pthread_mutexattr_init(&attributes)
+          pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+          pthread_mutex_init(mutex, &attributes)
+          pthread_mutexattr_destroy(&attributes)
+        #else
+          pthread_mutex_init(mutex, nil)
+        #endif
       #endif
     }
     // `create` returns the base class type; the dynamic type is this subclass.
@@ -81,7 +81,7 @@ final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
   deinit {
     // ManagedBuffer destroys the header (the value) itself.
     #if !os(Windows)
-    withUnsafeMutablePointerToElements { mutex in _ = pthread_mutex_destroy(mutex) }
+      withUnsafeMutablePointerToElements { mutex in _ = pthread_mutex_destroy(mutex) }
     #endif
   }
 
@@ -89,11 +89,11 @@ final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
   func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     try withUnsafeMutablePointers { value, mutex in
       #if os(Windows)
-      AcquireSRWLockExclusive(mutex)
-      defer { ReleaseSRWLockExclusive(mutex) }
+        AcquireSRWLockExclusive(mutex)
+        defer { ReleaseSRWLockExclusive(mutex) }
       #else
-      pthread_mutex_lock(mutex)
-      defer { pthread_mutex_unlock(mutex) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
       #endif
       return try body(&value.pointee)
     }

@@ -40,7 +40,9 @@ enum Transaction {
       if FaultInjection.skipsQueue {
         let handle = TransactionHandle<Value>(id: .next(), queuedBehind: [])
         let context = TransactionContext(id: handle.id, governor: governor, outer: nil)
-        let result = await TransactionContext.$current.withValue(context) { await Result(catching: { try await body(context) }) }
+        let result = await TransactionContext.$current.withValue(context) {
+          await Result(catching: { try await body(context) })
+        }
         handle.complete(result)
         if case .failure(let error) = result { throw error }
         return handle
@@ -73,7 +75,8 @@ enum Transaction {
     let queue = governor.queue
     if chain.contains(where: { $0.governor.queue === queue }) {
       await queue.post {
-        await run(body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current, releasing: false)
+        await run(
+          body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current, releasing: false)
       }
       return
     }
@@ -92,7 +95,8 @@ enum Transaction {
       await run(body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current)
     } else {
       await queue.post {
-        await run(body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current, releasing: false)
+        await run(
+          body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current, releasing: false)
       }
     }
   }
@@ -141,7 +145,8 @@ enum Transaction {
       if releasing { await queue.release() }
       chain[0].deferUntilEnd {
         await dispatch(
-          body, on: governor, adopting: adopting, handle: handle, chain: TransactionContext.current?.runningChain() ?? [])
+          body, on: governor, adopting: adopting, handle: handle,
+          chain: TransactionContext.current?.runningChain() ?? [])
       }
       return
     }

@@ -104,7 +104,11 @@ extension ViewController {
     // Nothing to run and nothing to wait for: no task group, no child task.
     if duration <= .zero, animations == nil { return false }
     return await withTaskGroup(of: Bool.self) { group in
-      if let animations { group.addTask { await animations(); return false } }
+      if let animations {
+        group.addTask {
+          await animations(); return false
+        }
+      }
       group.addTask {
         do {
           try await environment.sleep(for: duration)

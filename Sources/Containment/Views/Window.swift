@@ -104,7 +104,9 @@ public final class Window: @unchecked Sendable {
         if controller.node._departure != nil || controller.node._reservation != nil {
           throw ContainmentError.childInFlight(controller.node.id)
         }
-        if let window = controller.node._window, window !== self { throw ContainmentError.alreadyInWindow(controller.node.id) }
+        if let window = controller.node._window, window !== self {
+          throw ContainmentError.alreadyInWindow(controller.node.id)
+        }
       }
       return _rootViewController
     }
@@ -126,9 +128,13 @@ public final class Window: @unchecked Sendable {
           var covered: [any ViewController] = []
           for presented in frontier {
             var current: (any ViewController)? = presented
-            while let controller = current, controller.node._presenting != nil, !all.contains(where: { $0 === controller }) {
+            while let controller = current, controller.node._presenting != nil,
+              !all.contains(where: { $0 === controller })
+            {
               all.append(controller)
-              if let owner = controller.node._coveredLayer?.view._owner, owner.node._presenting != nil { covered.append(owner) }
+              if let owner = controller.node._coveredLayer?.view._owner, owner.node._presenting != nil {
+                covered.append(owner)
+              }
               current = controller.node._presenting
             }
           }
@@ -144,7 +150,8 @@ public final class Window: @unchecked Sendable {
         _rootViewController = nil
       }
       await pass.deliverAll(in: context)
-      let dismissed = TreeLock.withLock { () -> [(presenter: ControllerNode, presented: ControllerID, style: PresentationStyle)] in
+      let dismissed = TreeLock.withLock {
+        () -> [(presenter: ControllerNode, presented: ControllerID, style: PresentationStyle)] in
         presentations.compactMap { presented in
           guard let presenter = presented.node._presenting?.node else { return nil }
           let style = presented.node._presentationStyle ?? .pageSheet

@@ -39,7 +39,8 @@ struct BenchOptions: Sendable {
         var groups: Set<BenchGroup> = []
         for name in list.split(separator: ",") {
           guard let group = BenchGroup(rawValue: String(name)) else {
-            throw UsageError("unknown group \(name); groups: \(BenchGroup.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw UsageError(
+              "unknown group \(name); groups: \(BenchGroup.allCases.map(\.rawValue).joined(separator: ", "))")
           }
           groups.insert(group)
         }

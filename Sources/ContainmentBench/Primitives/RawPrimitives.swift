@@ -21,11 +21,13 @@ enum RawPrimitives {
         "raw.actor-to-actor", group: .primitives, "actor-to-actor call", operations: calls, actorToActorCall))
     figures.append(
       await sampler.perOperation(
-        "raw.asyncstream", group: .primitives, "AsyncStream element, yield → next() (LifecycleEvent, 2 tasks, windows of \(DeliveryWindow.size))",
+        "raw.asyncstream", group: .primitives,
+        "AsyncStream element, yield → next() (LifecycleEvent, 2 tasks, windows of \(DeliveryWindow.size))",
         operations: elements, asyncStreamElements))
     figures.append(
       await sampler.perOperation(
-        "raw.asyncstream-int", group: .primitives, "AsyncStream element, yield → next() (Int, 2 tasks, windows of \(DeliveryWindow.size))",
+        "raw.asyncstream-int", group: .primitives,
+        "AsyncStream element, yield → next() (Int, 2 tasks, windows of \(DeliveryWindow.size))",
         operations: elements, asyncStreamInts))
     figures.append(
       await sampler.perOperation(

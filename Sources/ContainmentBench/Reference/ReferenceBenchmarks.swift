@@ -114,7 +114,8 @@ enum ReferenceBenchmarks {
         child.removeFromParent()
       }
       let elapsed = watch.elapsed
-      try expect(children.reduce(0) { $0 + $1.takeHookCount() }, HookCounts.pairFirstLoad * count, "reference add+remove")
+      try expect(
+        children.reduce(0) { $0 + $1.takeHookCount() }, HookCounts.pairFirstLoad * count, "reference add+remove")
       return elapsed
     }
   }

@@ -49,7 +49,8 @@ struct Target: Sendable {
       compute: ratio("runtime.pushpop", "raw.actor-call")),
     Target(
       key: "mainactor-batch",
-      statement: "push+pop within 5x of the @MainActor reference running a whole batch in its own isolation (same 14 hooks)",
+      statement:
+        "push+pop within 5x of the @MainActor reference running a whole batch in its own isolation (same 14 hooks)",
       formula: "runtime.pushpop / reference.transition-stack-batch (cost ratio)", comparison: .atMost, threshold: 5,
       unit: "x", compute: ratio("runtime.pushpop", "reference.transition-stack-batch")),
     Target(

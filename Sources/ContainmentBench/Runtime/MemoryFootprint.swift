@@ -23,10 +23,13 @@ enum MemoryFootprint {
     if let before = residentBefore, let after = residentAfter {
       figures.append(
         Figure(
-          key: "memory.rss-per-controller", group: .memory, label:
-          "idle controller with its loaded view: RSS growth / \(count)", unit: .bytes,
+          key: "memory.rss-per-controller", group: .memory,
+          label:
+            "idle controller with its loaded view: RSS growth / \(count)", unit: .bytes,
           samples: [Double(after - before) / Double(count) - arrayBytes], operations: count,
-          note: "RSS \(NumberFormatting.fixed(Double(before) / 1_048_576, 1)) → \(NumberFormatting.fixed(Double(after) / 1_048_576, 1)) MiB"))
+          note:
+            "RSS \(NumberFormatting.fixed(Double(before) / 1_048_576, 1)) → \(NumberFormatting.fixed(Double(after) / 1_048_576, 1)) MiB"
+        ))
     }
     withExtendedLifetime(controllers) {}
     return figures

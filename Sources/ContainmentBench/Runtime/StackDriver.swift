@@ -70,7 +70,9 @@ struct ThreeStepStack: StackDriver {
 struct TransitionStack: StackDriver {
   let container: any ViewController
 
-  static var label: String { "stand-in: addChild+transition(.zero)+didMove / willMove(nil)+transition+removeFromParent" }
+  static var label: String {
+    "stand-in: addChild+transition(.zero)+didMove / willMove(nil)+transition+removeFromParent"
+  }
   static var hooksPerPair: Int { HookCounts.pairLoaded + HookCounts.transition }
 
   func push(_ controller: any ViewController) async throws {

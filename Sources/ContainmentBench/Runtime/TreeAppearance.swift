@@ -15,9 +15,11 @@ enum TreeAppearance {
       let reps = size == 100_000 ? min(sampler.repetitions, options.quick ? 1 : 3) : sampler.repetitions
       var figure = try await sampler.whole(
         "tree.appear-\(size)", group: .tree, "appearance of a tree of \(size) controllers (all hooks delivered)",
-        repetitions: reps, warmUp: size < 100_000, note: "built in \(NumberFormatting.readable(tree.buildSeconds, unit: .seconds))"
+        repetitions: reps, warmUp: size < 100_000,
+        note: "built in \(NumberFormatting.readable(tree.buildSeconds, unit: .seconds))"
       ) { try await tree.appearOnce() }
-      figure.note += ", \(NumberFormatting.readable(figure.median * 1e9 / Double(size), unit: .nanosecondsPerOperation))/controller"
+      figure.note +=
+        ", \(NumberFormatting.readable(figure.median * 1e9 / Double(size), unit: .nanosecondsPerOperation))/controller"
       figures.append(figure)
     }
     return figures
@@ -57,7 +59,9 @@ enum TreeAppearance {
       let elapsed = try await Stopwatch.time { try await window.setRootViewController(root) }
       let delivered = await controllers.takeHookCounts()
       guard delivered == HookCounts.appear * controllers.count else {
-        throw BenchCheckFailure("tree of \(controllers.count): \(delivered) appearance hooks, expected \(HookCounts.appear * controllers.count)")
+        throw BenchCheckFailure(
+          "tree of \(controllers.count): \(delivered) appearance hooks, expected \(HookCounts.appear * controllers.count)"
+        )
       }
       for controller in controllers where controller.node.appearanceState != .appeared {
         throw BenchCheckFailure("\(controller.node.name) is \(controller.node.appearanceState) after appearing")

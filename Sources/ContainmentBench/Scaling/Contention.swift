@@ -27,7 +27,8 @@ enum Contention {
     for child in children {
       let delivered = await child.takeHookCount()
       guard delivered == HookCounts.pairLoaded * perTask else {
-        throw BenchCheckFailure("contention: \(child.node.name) got \(delivered) hooks, expected \(HookCounts.pairLoaded * perTask)")
+        throw BenchCheckFailure(
+          "contention: \(child.node.name) got \(delivered) hooks, expected \(HookCounts.pairLoaded * perTask)")
       }
     }
     return elapsed * count / (perTask * tasks)

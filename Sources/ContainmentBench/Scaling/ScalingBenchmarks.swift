@@ -11,20 +11,20 @@ enum ScalingBenchmarks {
     for trees in treeCounts {
       let cpu = CPUTimeSamples()
       var figure = try await sampler.perOperation(
-          "scaling.trees-\(trees)", group: .scaling,
-          "NavigationController push+pop pair, \(trees) independent tree\(trees == 1 ? "" : "s") on \(trees) task\(trees == 1 ? "" : "s")",
-          operations: pairs, note: "aggregate"
-        ) { count in try await ParallelTrees.pushPop(count, trees: trees, cpu: cpu) }
+        "scaling.trees-\(trees)", group: .scaling,
+        "NavigationController push+pop pair, \(trees) independent tree\(trees == 1 ? "" : "s") on \(trees) task\(trees == 1 ? "" : "s")",
+        operations: pairs, note: "aggregate"
+      ) { count in try await ParallelTrees.pushPop(count, trees: trees, cpu: cpu) }
       figure.note += ", \(cpu.note())"
       figures.append(figure)
     }
     for tasks in contentionLevels {
       let cpu = CPUTimeSamples()
       var figure = try await sampler.perOperation(
-          "scaling.contention-\(tasks)", group: .scaling,
-          "add+remove pair, \(tasks) task\(tasks == 1 ? "" : "s") contending for one container",
-          operations: pairs / 64 * 64, note: "aggregate, checked"
-        ) { count in try await Contention.pairs(count, tasks: tasks, cpu: cpu) }
+        "scaling.contention-\(tasks)", group: .scaling,
+        "add+remove pair, \(tasks) task\(tasks == 1 ? "" : "s") contending for one container",
+        operations: pairs / 64 * 64, note: "aggregate, checked"
+      ) { count in try await Contention.pairs(count, tasks: tasks, cpu: cpu) }
       figure.note += ", \(cpu.note())"
       figures.append(figure)
     }

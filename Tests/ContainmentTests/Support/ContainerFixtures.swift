@@ -23,10 +23,14 @@ actor RecordingNavigationDelegate: NavigationControllerDelegate {
   let log: HookLog
   init(log: HookLog) { self.log = log }
 
-  func navigationController(_ navigationController: NavigationController, willShow viewController: any ViewController, animated: Bool) async {
+  func navigationController(
+    _ navigationController: NavigationController, willShow viewController: any ViewController, animated: Bool
+  ) async {
     log.append("D.willShow(\(viewController.node.name))")
   }
-  func navigationController(_ navigationController: NavigationController, didShow viewController: any ViewController, animated: Bool) async {
+  func navigationController(
+    _ navigationController: NavigationController, didShow viewController: any ViewController, animated: Bool
+  ) async {
     log.append("D.didShow(\(viewController.node.name))")
   }
 }
@@ -42,7 +46,9 @@ actor RecordingTabDelegate: TabBarControllerDelegate {
 
   func setAllows(_ allows: Bool) { self.allows = allows }
 
-  func tabBarController(_ tabBarController: TabBarController, shouldSelect viewController: any ViewController) async -> Bool {
+  func tabBarController(_ tabBarController: TabBarController, shouldSelect viewController: any ViewController) async
+    -> Bool
+  {
     log.append("D.shouldSelect(\(viewController.node.name))=\(allows)")
     return allows
   }
@@ -60,7 +66,9 @@ actor RecordingSplitDelegate: SplitViewControllerDelegate {
     self.keeps = keeps
   }
 
-  func splitViewController(_ splitViewController: SplitViewController, topColumnForCollapsingToProposedTopColumn proposed: SplitColumn) async -> SplitColumn {
+  func splitViewController(
+    _ splitViewController: SplitViewController, topColumnForCollapsingToProposedTopColumn proposed: SplitColumn
+  ) async -> SplitColumn {
     log.append("D.topColumn(proposed: \(proposed))=\(keeps)")
     return keeps
   }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 @testable import Containment
 
@@ -78,11 +78,13 @@ final class IdleExecutor: TaskExecutor, Sendable {
   private func startThread() {
     let context = Unmanaged.passRetained(self).toOpaque()
     var thread = pthread_t()
-    let created = pthread_create(&thread, nil, { context in
-      let executor = Unmanaged<IdleExecutor>.fromOpaque(context!).takeRetainedValue()
-      executor.run()
-      return nil
-    }, context)
+    let created = pthread_create(
+      &thread, nil,
+      { context in
+        let executor = Unmanaged<IdleExecutor>.fromOpaque(context!).takeRetainedValue()
+        executor.run()
+        return nil
+      }, context)
     precondition(created == 0, "IdleExecutor could not start a thread (\(created))")
     pthread_detach(thread)
   }

@@ -44,7 +44,9 @@ func snapshot(_ root: any ViewController) -> [String] {
   func visit(_ controller: any ViewController, depth: Int) {
     let view = controller.viewIfLoaded
     let installed = view?.superview != nil ? "installed" : "detached"
-    lines.append("\(String(repeating: " ", count: depth))\(controller.node.name) parent=\(controller.parent?.node.name ?? "nil") \(controller.node.appearanceState) \(installed)")
+    lines.append(
+      "\(String(repeating: " ", count: depth))\(controller.node.name) parent=\(controller.parent?.node.name ?? "nil") \(controller.node.appearanceState) \(installed)"
+    )
     for child in controller.children { visit(child, depth: depth + 1) }
   }
   visit(root, depth: 0)

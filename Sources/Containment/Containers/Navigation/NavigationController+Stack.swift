@@ -47,7 +47,9 @@ extension NavigationController {
   public nonisolated func pop(animated: Bool) async throws -> TransactionHandle<any ViewController> {
     try await Transaction.perform(on: .controller(self)) { context in
       let change = try await self.changeStack(animated: animated, reason: .popped, context: context) { stack in
-        guard stack.count >= 2 else { throw stack.isEmpty ? ContainmentError.emptyStack : ContainmentError.cannotPopRoot }
+        guard stack.count >= 2 else {
+          throw stack.isEmpty ? ContainmentError.emptyStack : ContainmentError.cannotPopRoot
+        }
         return .popLast(1)
       }
       return change.removed[0]
@@ -112,7 +114,8 @@ extension NavigationController {
     -> TransactionHandle<TransitionOutcome>
   {
     try await Transaction.perform(on: .controller(self), adopting: controllers) { context in
-      try await self.changeStack(animated: animated, reason: .replaced, context: context) { _ in .replace(controllers) }.outcome
+      try await self.changeStack(animated: animated, reason: .replaced, context: context) { _ in .replace(controllers) }
+        .outcome
     }
   }
 

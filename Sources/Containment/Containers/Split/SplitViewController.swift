@@ -157,7 +157,9 @@ public actor SplitViewController: ViewController {
 
   // MARK: Inside transactions
 
-  nonisolated func replaceColumns(primary: any ViewController, secondary: any ViewController, context: TransactionContext)
+  nonisolated func replaceColumns(
+    primary: any ViewController, secondary: any ViewController, context: TransactionContext
+  )
     async throws
   {
     try await runChildrenChange(

@@ -305,7 +305,8 @@ extension LayoutSolver {
       let cyclic = cyclicMembers()
       var frozen: Set<Item> = []
       while frozen.count < members.count {
-        let unsettled = propagate(frames: &frames, originalFrames: originalFrames, frozen: frozen,
+        let unsettled = propagate(
+          frames: &frames, originalFrames: originalFrames, frozen: frozen,
           superviewBounds: superviewBounds)
         guard !unsettled.isEmpty else {
           return
