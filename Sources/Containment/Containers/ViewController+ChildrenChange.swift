@@ -43,9 +43,13 @@ extension ViewController {
     commit: (ChildrenChange) -> Void = { _ in },
     plan: ([any ViewController]) throws -> ChildrenChange
   ) async throws -> ChildrenChangeResult {
-    let (change, decision) = try TreeLock.withLock { () -> (ChildrenChange, ChildrenDecision) in
+    let (change, decision, oldChildren) = try TreeLock.withLock {
+      () -> (ChildrenChange, ChildrenDecision, [any ViewController]) in
       if node._isTornDown { throw ContainmentError.tornDown(node.id) }
       let change = try plan(node._children)
+      // Kept only for a general change (an edit at the end never hides more
+      // than one view): it orders the views that leave when several do.
+      let oldChildren = change.edit == nil ? node._children : []
       let decision =
         change.edit.map { ChildrenDecision(container: self, old: node._children, edit: $0) }
         ?? ChildrenDecision(container: self, old: node._children, new: change.children)
@@ -57,7 +61,7 @@ extension ViewController {
       }
       _link(decision)
       commit(change)
-      return (change, decision)
+      return (change, decision, oldChildren)
     }
     await announce(decision, in: context)
 
@@ -74,11 +78,18 @@ extension ViewController {
       let shownIdentities = Set(change.shown.lazy.map { ObjectIdentifier($0.controller) })
       // Installed children are the owners of this view's subviews: a stack
       // of any depth installs one of them, so this does not grow with it.
-      let hidden = view._subviews.compactMap { subview -> (any ViewController)? in
+      var hidden = view._subviews.compactMap { subview -> (any ViewController)? in
         guard let owner = subview._owner, owner.node._parent === self,
           !shownIdentities.contains(ObjectIdentifier(owner))
         else { return nil }
         return owner
+      }
+      if hidden.count > 1 {
+        // Several leave: they disappear in `children` order (A1), not in
+        // the order their views are stacked.
+        let order = oldChildren + decision.added
+        let position = { (controller: any ViewController) in order.firstIndex { $0 === controller } ?? order.count }
+        hidden.sort { position($0) < position($1) }
       }
       if onScreen {
         for controller in hidden {
