@@ -117,7 +117,7 @@ extension Model {
       presenter, .dismissed(ids[presented], style: nodes[presented].presentation.style ?? .pageSheet, reason: reason))
     nodes[presenter].presentation.presented = nil
     nodes[presented].presentation = ModelPresentation()
-    // What its children present full screen covers it no more (`_detachPresented`).
+    // What its children present full screen covers it no more (`_endPresentation`).
     for index in nodes.indices where nodes[index].presentation.coveredLayer == presented {
       nodes[index].presentation.coveredLayer = nil
     }

@@ -238,10 +238,15 @@ public final class ControllerNode: @unchecked Sendable {
     _invalidatePositions()
   }
 
-  /// Under the link lock: ends this controller's presentation link (the
-  /// caller clears the presenter's `_presented`).
-  func _detachPresented() {
-    guard _presenting != nil else { return }
+  /// Under the link lock: ends this controller's presentation, on both
+  /// sides of the link. Returns its presenter and style, for the `dismissed`
+  /// event the caller emits once the lock is released; nil if it was not
+  /// presented. Every presentation ends through here.
+  func _endPresentation() -> (presenter: ControllerNode, style: PresentationStyle)? {
+    guard let presenter = _presenting?.node else { return nil }
+    let style = _presentationStyle ?? .pageSheet
+    presenter._presented = nil
+    _coveredLayer = nil
     if let position = _cachedPosition { HierarchyExclusion._treeChanged(from: position.treeSlot, to: hierarchy) }
     _presenting = nil
     _presentationStyle = nil
@@ -258,6 +263,7 @@ public final class ControllerNode: @unchecked Sendable {
       }
     }
     _invalidatePositions()
+    return (presenter, style)
   }
 
   /// The window this controller's tree is shown in, if its root is a window's root.

@@ -66,11 +66,9 @@ extension ViewController {
     on queued: any ViewController,
     context: TransactionContext
   ) async throws -> TransitionOutcome {
-    let (presenter, delegate) = try TreeLock.withLock {
-      () throws -> (any ViewController, (any PresentationControllerDelegate)?) in
-      let presenter = try _dismissibleSheetPresenter()
-      guard presenter === queued else { throw ContainmentError.notADismissibleSheet(node.id) }
-      return (presenter, node._presentationDelegate)
+    let delegate = try TreeLock.withLock { () throws -> (any PresentationControllerDelegate)? in
+      guard try _dismissibleSheetPresenter() === queued else { throw ContainmentError.notADismissibleSheet(node.id) }
+      return node._presentationDelegate
     }
     var refused = isModalInPresentation
     if !refused, let delegate {
@@ -103,14 +101,13 @@ extension ViewController {
     if finishes {
       TreeLock.withLock { node._view?._unlink() }
       await start.deliverDid(in: context)
-      let style = TreeLock.withLock { () -> PresentationStyle in
-        let style = node._presentationStyle ?? .pageSheet
+      let ended = TreeLock.withLock { () -> (presenter: ControllerNode, style: PresentationStyle)? in
         node._isBeingDismissed = false
-        presenter.node._presented = nil
-        node._detachPresented()
-        return style
+        return node._endPresentation()
       }
-      presenter.node.emit(.dismissed(node.id, style: style, reason: .dismissed), transaction: context.id)
+      if let ended {
+        ended.presenter.emit(.dismissed(node.id, style: ended.style, reason: .dismissed), transaction: context.id)
+      }
       if let delegate { await askDelegate(in: context) { await delegate.presentationControllerDidDismiss(self) } }
       return interrupted || Task.isCancelled ? .interrupted : .completed
     }

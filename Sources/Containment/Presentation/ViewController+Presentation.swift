@@ -182,10 +182,7 @@ extension ViewController {
       interrupted = await Self.animate(for: presentationDuration, on: plan.environment, animations: nil)
     }
     TreeLock.withLock {
-      for presented in plan.chain {
-        presented.node._view?._unlink()
-        presented.node._coveredLayer = nil
-      }
+      for presented in plan.chain { presented.node._view?._unlink() }
       // Between the top and the presenter: off screen without hooks (policy, P4).
       for presented in plan.chain.dropLast() {
         for controller in AppearancePass._forwardingTargets(from: presented) {
@@ -197,21 +194,16 @@ extension ViewController {
     }
     await leaving.deliverDid(in: context)
     await returning.deliverDid(in: context)
-    let styles = TreeLock.withLock { () -> [PresentationStyle] in
-      let top = plan.chain[plan.chain.count - 1]
-      top.node._isBeingDismissed = false
-      var styles: [PresentationStyle] = []
-      for presented in plan.chain.reversed() {
-        styles.append(presented.node._presentationStyle ?? .pageSheet)
-        presented.node._presenting?.node._presented = nil
-        presented.node._detachPresented()
+    // Top first: each presenter hears `dismissed` once what it presented left.
+    let ended = TreeLock.withLock {
+      () -> [(presented: ControllerID, presenter: ControllerNode, style: PresentationStyle)] in
+      plan.chain[plan.chain.count - 1].node._isBeingDismissed = false
+      return plan.chain.reversed().compactMap { presented in
+        presented.node._endPresentation().map { (presented.node.id, $0.presenter, $0.style) }
       }
-      return styles.reversed()
     }
-    for (presented, style) in zip(plan.chain, styles).reversed() {
-      let presenter = plan.chain.firstIndex { $0 === presented }.flatMap { $0 == 0 ? nil : plan.chain[$0 - 1] }
-      (presenter?.node ?? node).emit(
-        .dismissed(presented.node.id, style: style, reason: .dismissed), transaction: context.id)
+    for entry in ended {
+      entry.presenter.emit(.dismissed(entry.presented, style: entry.style, reason: .dismissed), transaction: context.id)
     }
     return interrupted || Task.isCancelled ? .interrupted : .completed
   }

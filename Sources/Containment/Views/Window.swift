@@ -153,12 +153,7 @@ public final class Window: @unchecked Sendable {
       let dismissed = TreeLock.withLock {
         () -> [(presenter: ControllerNode, presented: ControllerID, style: PresentationStyle)] in
         presentations.compactMap { presented in
-          guard let presenter = presented.node._presenting?.node else { return nil }
-          let style = presented.node._presentationStyle ?? .pageSheet
-          presenter._presented = nil
-          presented.node._coveredLayer = nil
-          presented.node._detachPresented()
-          return (presenter, presented.node.id, style)
+          presented.node._endPresentation().map { ($0.presenter, presented.node.id, $0.style) }
         }
       }
       for entry in dismissed {
