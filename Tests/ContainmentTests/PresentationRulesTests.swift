@@ -297,6 +297,35 @@ struct PresentationRulesTests {
     #expect(window.rootView.subviews.isEmpty)
     #expect(p.checkInvariants().isEmpty && m.checkInvariants().isEmpty)
   }
+
+  /// A present that waited for its presenter's child to finish dismissing
+  /// the very controller it presents: the dismissed tree left with that wait
+  /// counted in it, and the present must not then wait for its own count.
+  @Test func presentingWhatAChildIsStillDismissingWaitsForTheDismissalOnly_P5() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, p, c) = try await presenter(f, clock: clock)
+    let m = f.controller("M")
+    try await c.present(m, style: .pageSheet, animated: false)
+    async let dismissed = c.dismiss(animated: true)
+    await clock.sleepers(atLeast: 1)
+    async let presented = p.present(m, style: .pageSheet, animated: false)
+    await p.node.exclusionWaiters(atLeast: 1)
+    #expect(
+      f.log.all == ["M.viewDidLoad", "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear", "M.viewWillDisappear"])
+    clock.advance(by: c.presentationDuration)
+    #expect(try await dismissed.value == .completed)
+    #expect(try await presented.value == .completed)
+    #expect(
+      f.log.take() == [
+        "M.viewDidLoad", "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear",
+        "M.viewWillDisappear", "M.viewDidDisappear",
+        "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear",
+      ])
+    #expect(p.presentedViewController === m && m.presentingViewController === p && c.presentedViewController == nil)
+    withExtendedLifetime(window) {}
+    #expect(p.checkInvariants().isEmpty && m.checkInvariants().isEmpty)
+  }
 }
 
 /// P6: interactive dismissal of a sheet.

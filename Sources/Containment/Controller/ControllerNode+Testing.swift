@@ -14,6 +14,21 @@ extension ControllerNode {
     }
   }
 
+  /// Returns once at least `count` top-level transactions wait for admission
+  /// on this controller's slot of hierarchical exclusion: for a transaction
+  /// below it that is running or pending, for its own descendants, or for a
+  /// tree this controller roots to become idle before they adopt it.
+  func exclusionWaiters(atLeast count: Int) async {
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      let ready = TreeLock.withLock { () -> Bool in
+        if hierarchy.waiters.count >= count { return true }
+        hierarchy.waiterObservers.append((count, continuation))
+        return false
+      }
+      if ready { continuation.resume() }
+    }
+  }
+
   /// Under the link lock: removes and returns the observers satisfied by
   /// `waiting` readers.
   func _takeViewReaderObservers(satisfiedBy waiting: Int) -> [UnsafeContinuation<Void, Never>] {

@@ -247,7 +247,7 @@ public final class ControllerNode: @unchecked Sendable {
     let style = _presentationStyle ?? .pageSheet
     presenter._presented = nil
     _coveredLayer = nil
-    if let position = _cachedPosition { HierarchyExclusion._treeChanged(from: position.treeSlot, to: hierarchy) }
+    HierarchyExclusion._treeChanged(from: _position().treeSlot, to: hierarchy)
     _presenting = nil
     _presentationStyle = nil
     // A `.fullScreen` presentation from inside this tree that took its layer

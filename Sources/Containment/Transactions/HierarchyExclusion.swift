@@ -29,6 +29,9 @@ final class HierarchySlot: @unchecked Sendable {
   /// they end, no transaction of this tree is admitted: one admitted before
   /// the link would overlap them once linked (R4).
   var adoptions = 0
+  /// The package's tests waiting for transactions to wait here
+  /// (`ControllerNode.exclusionWaiters(atLeast:)`).
+  var waiterObservers: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
 }
 
 /// What a waiting top-level transaction is told when it resumes.
@@ -105,7 +108,10 @@ final class TreeBusyMark: @unchecked Sendable {
 /// handed back to its chain and dispatched again when the chain's innermost
 /// transaction ends (at the latest it becomes top-level). What a waiting
 /// transaction waits for is a running transaction, which never waits here
-/// again; so no cycle of waits can form.
+/// again, or a *pending* one (waiting for its descendants), which waits only
+/// for running ones: a pending transaction that finds another reason to wait
+/// (a tree to adopt is busy) stops being pending first. So no cycle of waits
+/// can form.
 enum HierarchyExclusion {
   /// What `leave` must undo.
   struct Admission: Sendable {
@@ -214,9 +220,7 @@ enum HierarchyExclusion {
       // will never run.
       let woken = TreeLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
         guard waiter.isPending else { return [] }
-        let woken = waiter.setPending(false, on: governor._slot)
-        let slot = governor._slot
-        return woken + (slot.pending == 0 && slot.running == 0 ? slot._wakeAll() : [])
+        return waiter.setPending(false, on: governor._slot) + governor._slot._wakeIfIdle()
       }
       for continuation in woken { continuation.resume(returning: .retry) }
     }
@@ -224,33 +228,44 @@ enum HierarchyExclusion {
       let step = await withTaskCancellationHandler {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<ExclusionStep, Never>) in
           var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
+          var observed: [UnsafeContinuation<Void, Never>] = []
           let immediate = TreeLock.withLock { () -> ExclusionStep? in
             if waiter.isCancelled { return .cancelled }
             let tree = governor._treeSlot
             let adopted = _adoptedTrees(adopting)
             // A tree this transaction adopts must be idle, and this one must
             // not be under adoption by another.
-            if let busy = _busyAdoptedTree(adopted) ?? (tree.adoptions > 0 ? tree : nil) {
-              waiter.register(continuation, with: busy)
+            var busy = _busyAdoptedTree(adopted) ?? (tree.adoptions > 0 ? tree : nil)
+            if busy != nil, waiter.isPending {
+              // It no longer waits for its descendants: it stops being
+              // pending. Its pending mark may have been carried into the very
+              // tree it would wait for (that tree left this one meanwhile),
+              // and would keep that tree busy for ever.
+              woken += waiter.setPending(false, on: governor._slot) + governor._slot._wakeIfIdle()
+              busy = _busyAdoptedTree(adopted) ?? (tree.adoptions > 0 ? tree : nil)
+            }
+            if let busy {
+              observed = waiter.register(continuation, with: busy)
               return nil
             }
             _countAncestors(in: tree)
             let slot = governor._slot
             let ancestors = governor._ancestorSlots()
             if let busy = ancestors.first(where: { $0.running > 0 || $0.pending > 0 }) {
-              waiter.register(continuation, with: busy)
+              observed = waiter.register(continuation, with: busy)
               return nil
             }
             if slot.activeBelow > 0 {
               if !waiter.isPending { waiter.setPending(true, on: slot, tree: tree) }
-              waiter.register(continuation, with: slot)
+              observed = waiter.register(continuation, with: slot)
               return nil
             }
-            if waiter.isPending { woken = waiter.setPending(false, on: slot) }
+            if waiter.isPending { woken += waiter.setPending(false, on: slot) }
             return .admitted(admit(governor, tree: tree, ancestors: ancestors, adopted: adopted))
           }
           if let immediate { continuation.resume(returning: immediate) }
           for other in woken { other.resume(returning: .retry) }
+          for observer in observed { observer.resume() }
         }
       } onCancel: {
         guard cancellable else { return }
@@ -342,6 +357,13 @@ extension Governor {
 }
 
 extension HierarchySlot {
+  /// Under the link lock: if nothing runs or waits as pending here any more,
+  /// unregisters the transactions below that waited for that, returning their
+  /// continuations.
+  func _wakeIfIdle() -> [UnsafeContinuation<ExclusionStep, Never>] {
+    pending == 0 && running == 0 ? _wakeAll() : []
+  }
+
   /// Under the link lock: unregisters every waiter, returning their continuations.
   func _wakeAll() -> [UnsafeContinuation<ExclusionStep, Never>] {
     let all = waiters
@@ -355,11 +377,22 @@ extension HierarchySlot {
 }
 
 extension ExclusionWaiter {
-  /// Under the link lock.
-  func register(_ continuation: UnsafeContinuation<ExclusionStep, Never>, with slot: HierarchySlot) {
+  /// Under the link lock. Returns the test observers this satisfies, to be
+  /// resumed after the lock.
+  func register(_ continuation: UnsafeContinuation<ExclusionStep, Never>, with slot: HierarchySlot)
+    -> [UnsafeContinuation<Void, Never>]
+  {
     self.continuation = continuation
     self.slot = slot
     slot.waiters.append(self)
+    guard !slot.waiterObservers.isEmpty else { return [] }
+    var satisfied: [UnsafeContinuation<Void, Never>] = []
+    slot.waiterObservers.removeAll { observer in
+      guard observer.count <= slot.waiters.count else { return false }
+      satisfied.append(observer.continuation)
+      return true
+    }
+    return satisfied
   }
 
   /// Under the link lock: marks (or unmarks) this waiter pending on its own
