@@ -30,6 +30,21 @@ extension Model {
     }
   }
 
+  /// The window `index` is shown in, named as `ModelPresentation.home` names
+  /// it: the home of the presented controller whose tree holds it, else the
+  /// base of its tree. A presented controller's children may present after
+  /// it left its presenter's window and was presented in another: what they
+  /// present goes to *their* window, not to the one of the chain's base now.
+  func home(of index: Int) -> Int {
+    var current = index
+    while true {
+      let node = nodes[current]
+      if node.presentation.presenting != nil, let home = node.presentation.home { return home }
+      guard let parent = node.parent else { return base(of: current) }
+      current = parent
+    }
+  }
+
   /// The controller at the bottom of `index`'s presentation chains and
   /// containment: a window's root, or the controller a chain starts from.
   func base(of index: Int) -> Int {
@@ -66,7 +81,7 @@ extension Model {
     else { throw Refusal(description: "#\(presenter) cannot present #\(presented)") }
     let layer = style.hidesPresenter ? layer(of: presenter) : nil
     nodes[presenter].presentation.presented = presented
-    nodes[presented].presentation = ModelPresentation(presenting: presenter, style: style, home: base(of: presenter))
+    nodes[presented].presentation = ModelPresentation(presenting: presenter, style: style, home: home(of: presenter))
     emit(presenter, .presented(ids[presented], style: style))
     var hiding = Pass(animated: animated), appearing = Pass(animated: animated)
     if let layer { begin(&hiding, forwardingTargets(from: layer), appearing: false) }

@@ -55,7 +55,7 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   // Deep stacks and wide containers beside the modelled trees (BulkKinds.swift).
   case deepStack, wideContainer
   // Modal presentation (PresentationKinds.swift).
-  case present, dismiss, interactiveDismiss, presentationRoot, presentMisuse
+  case present, dismiss, interactiveDismiss, presentationRoot, presentMisuse, presentFromChild
 
   /// Kinds that act on the built-in containers.
   var isContainerKind: Bool {

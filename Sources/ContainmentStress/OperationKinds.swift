@@ -37,15 +37,17 @@ enum OperationKinds {
     InteractiveDismissKind(),
     PresentationRootKind(),
     PresentMisuseKind(),
+    PresentKind(name: .presentFromChild),
   ]
 
-  /// Kinds left out of the default mix, run only when named with `--kinds`:
-  /// the presentation kinds still meet a runtime deadlock (two presents of
-  /// one controller from a container and its child) that is not fixed yet,
-  /// so a default run stays a regression check.
-  static let optIn: Set<OperationKindName> = [
-    .present, .dismiss, .interactiveDismiss, .presentationRoot, .presentMisuse,
-  ]
+  /// Kinds left out of the default mix, run only when named with `--kinds`.
+  /// `presentFromChild` meets a runtime defect not fixed yet: a child
+  /// presents, then leaves its window while its presentation is up (a stack
+  /// leaf popped or moved to another tree, a presented parent dismissed and
+  /// presented in another window); the presentation stays behind in the
+  /// first window, and a later root change or teardown there delivers it
+  /// hooks after its event streams ended, or misses it.
+  static let optIn: Set<OperationKindName> = [.presentFromChild]
 
   static func kind(_ name: OperationKindName) -> any OperationKind {
     all.first { $0.name == name }!

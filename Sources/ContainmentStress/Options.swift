@@ -72,8 +72,10 @@ struct Options: Sendable {
                          uninstall, transition, batch, manualAppearance, toggleContainer,
                          nested, misuse, push, pop, popTo, popToRoot, setStack,
                          interactivePop, selectTab, setTabIndex, setTabs, traitFlip, showColumn,
-                         selfRemoval, rehome, scope, engine, deepStack, wideContainer
-                         (default: all; per-leaf leaves out toggleContainer)
+                         selfRemoval, rehome, scope, engine, deepStack, wideContainer,
+                         present, dismiss, interactiveDismiss, presentationRoot, presentMisuse,
+                         presentFromChild (default: all but presentFromChild; per-leaf
+                         also leaves out toggleContainer)
       --fault F          plant a fault: skip-queue (the runtime's requests skip the FIFO
                          queue, R1); stuck-hook, leak (self-tests of the watchdog and
                          of the leak check)

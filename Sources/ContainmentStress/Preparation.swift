@@ -94,7 +94,7 @@ extension World {
       break  // the runtime decides (refusals and no-ops are part of what they test)
     case .selfRemoval, .rehome, .scope, .engine, .deepStack, .wideContainer:
       break  // they act on whatever shape they find
-    case .present, .dismiss, .interactiveDismiss, .presentationRoot, .presentMisuse:
+    case .present, .dismiss, .interactiveDismiss, .presentationRoot, .presentMisuse, .presentFromChild:
       break  // on the chains they find (the quiescent point's presentations are restored)
     }
   }

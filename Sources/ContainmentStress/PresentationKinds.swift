@@ -23,10 +23,6 @@ struct PresentationTrees: Sendable {
   let modal: Int
   let windowGates: [StackGate]
   let leafGates = Locked<[Int: StackGate]>([:])
-  /// Per presentable: two presents of the same controller never race (a
-  /// parent and its child presenting the same controller at once have
-  /// deadlocked in the runtime: reported, kept apart here).
-  let presentedGates = Locked<[Int: StackGate]>([:])
 
   init(environment: ContainmentEnvironment, make: (String) -> Int) {
     roots = (0..<2).map { make("PR\($0)") }
@@ -147,13 +143,23 @@ extension World {
 /// `presenterNotInWindow`...: refused, nothing changes). Variant: style index
 /// times 2, plus 1 if animated (300 ms; never from a stack leaf's family,
 /// whose stack would wait for it).
+///
+/// `presentFromChild` (opt-in, see ``OperationKinds/optIn``) presents only
+/// from a child that can leave its window while it presents: a `PD` (its
+/// presented parent is dismissed and presented elsewhere) or a stack leaf
+/// `V` (P7; the container kinds pop it and move it between trees). `present`
+/// presents from the windows' roots, their kids and the `PC`s.
 struct PresentKind: OperationKind {
-  let name = OperationKindName.present
-  let weight = 4
+  var name = OperationKindName.present
+  var weight: Int { name == .present ? 4 : 2 }
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let family = world.randomFamily(&rng)
-    let members = world.members(of: family)
+    let fromChild = name == .presentFromChild
+    let members = world.members(of: family).filter { member in
+      let isChild = world.presentation.inner.contains(member) || family == .leaf(member)
+      return isChild == fromChild
+    }
     let tops = members.filter { world[$0].presentedViewController == nil }
     guard let presenter = rng.pick(rng.chance(0.85) ? tops : members) else { return nil }
     let free = world.presentation.presentables.filter { world[$0].presentingViewController == nil }
@@ -172,13 +178,6 @@ struct PresentKind: OperationKind {
     let presenter = operation.targets[0], presented = operation.targets[1]
     guard let family = world.family(of: presenter) else { return .failed("no family") }
     let style = styles[operation.variant / 2], animated = operation.variant % 2 == 1
-    let own = world.presentation.presentedGates.withLock { gates in
-      if let gate = gates[presented] { return gate }
-      gates[presented] = StackGate()
-      return gates[presented]!
-    }
-    guard await own.enter(exclusive: true) else { return .cancelled }
-    defer { own.leave(exclusive: true) }
     return await world.inFamily(family, of: presenter, exclusive: false) {
       do {
         let handle = try await world[presenter].present(world[presented], style: style, animated: animated)

@@ -56,7 +56,7 @@ enum StressRun {
   }
 
   private static func live(options: Options, trial: Trial?, watchdog: Watchdog?) async -> (RunResult, [WeakReference]) {
-    let environment = ContainmentEnvironment(clock: ContinuousClock())
+    let environment = ContainmentEnvironment(clock: QuickClock(factor: 30))
     let rng = SplitMix64(seed: options.seed)
     let world = World(options: options, environment: environment)
     var subscriberRNG = rng.derived(0x5B)
