@@ -49,6 +49,8 @@ enum TimelineFormat {
       .viewWillDisappear(let animated), .viewDidDisappear(let animated):
       animated ? "animated" : ""
     case .traitCollectionDidChange(let traits): "\(traits)"
+    case .hookTimedOut(let hook, let deadline): "hook=\(hook) deadline=\(deadline)"
+    case .hookSkipped(let hook): "hook=\(hook)"
     case .viewDidLoad, .viewDidTearDown, .lagged, .terminated: ""
     }
   }

@@ -18,16 +18,7 @@ extension ControllerNode {
   /// on this controller's slot of hierarchical exclusion: for a transaction
   /// below it that is running or pending, for its own descendants, or for a
   /// tree this controller roots to become idle before they adopt it.
-  func exclusionWaiters(atLeast count: Int) async {
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let ready = TreeLock.withLock { () -> Bool in
-        if hierarchy.waiters.count >= count { return true }
-        hierarchy.waiterObservers.append((count, continuation))
-        return false
-      }
-      if ready { continuation.resume() }
-    }
-  }
+  func exclusionWaiters(atLeast count: Int) async { await hierarchy.waiters(atLeast: count) }
 
   /// Under the link lock: removes and returns the observers satisfied by
   /// `waiting` readers.
@@ -40,5 +31,19 @@ extension ControllerNode {
       return true
     }
     return satisfied
+  }
+}
+
+extension HierarchySlot {
+  /// Returns once at least `count` top-level transactions wait on this slot.
+  func waiters(atLeast count: Int) async {
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      let ready = TreeLock.withLock { () -> Bool in
+        if waiters.count >= count { return true }
+        waiterObservers.append((count, continuation))
+        return false
+      }
+      if ready { continuation.resume() }
+    }
   }
 }

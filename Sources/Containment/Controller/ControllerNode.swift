@@ -37,6 +37,9 @@ public final class ControllerNode: @unchecked Sendable {
   /// its old parent and not yet added it to the new one.
   var _reservation: UInt64?
   var _isTornDown = false
+  /// A hook of this controller ran past its deadline (V1): no hook is called
+  /// on it any more.
+  var _isFaulted = false
   var _environment: ContainmentEnvironment?
   var _treeEvents: Broadcaster<LifecycleEvent>?
   var _preferredContentSize = Size.zero

@@ -42,7 +42,13 @@ extension ViewController {
   /// Emits the hook's event, then runs the hook on this controller's actor.
   /// Inside a transaction the hook runs marked as "in a hook", so requests it
   /// makes are nested requests (R2).
+  ///
+  /// With a hook deadline in the controller's environment, the hook runs in
+  /// a task of its own, raced against the deadline on the tree's clock
+  /// (V1): past it, this returns as if the hook had, and the controller is
+  /// faulted; a faulted controller's hooks are skipped and reported.
   nonisolated func deliver(_ hook: Hook, in context: TransactionContext?) async {
+    if HookSupervision.isActive { return await deliverSupervised(hook, in: context) }
     node.emit(hook.event, transaction: context?.id)
     if let context {
       await context.runHook { await self.invoke(hook) }
@@ -61,6 +67,35 @@ extension ViewController {
         await deliver(hook, in: context)
       }
     }
+  }
+
+  private nonisolated func deliverSupervised(_ hook: Hook, in context: TransactionContext?) async {
+    let (faulted, environment) = TreeLock.withLock { (node._isFaulted, node._resolvedEnvironment()) }
+    if faulted { return node.emit(.hookSkipped(hook: hook.event.name), transaction: context?.id) }
+    node.emit(hook.event, transaction: context?.id)
+    guard let deadline = environment.hookDeadline else {
+      if let context { await context.runHook { await self.invoke(hook) } } else { await invoke(hook) }
+      return
+    }
+    // Unstructured on purpose: a hook past its deadline is abandoned, and a
+    // child task could not be (its scope would wait for it). It inherits the
+    // caller's priority and task-locals; the caller's cancellation reaches it.
+    let work = Task {
+      if let context { await context.runHook { await self.invoke(hook) } } else { await self.invoke(hook) }
+    }
+    let inTime = await withTaskCancellationHandler {
+      await Deadline.finishes(work, within: deadline, on: environment)
+    } onCancel: {
+      work.cancel()
+    }
+    if inTime { return }
+    let first = TreeLock.withLock { () -> Bool in
+      defer { node._isFaulted = true }
+      return !node._isFaulted
+    }
+    guard first else { return }
+    node.emit(.hookTimedOut(hook: hook.event.name, deadline: deadline), transaction: context?.id)
+    await HookSupervision.faulted(self, policy: environment.faultPolicy, context: context)
   }
 
   private func invoke(_ hook: Hook) async {

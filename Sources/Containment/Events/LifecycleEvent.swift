@@ -44,6 +44,13 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     case lagged
     /// The controller was released or torn down; the stream ends (E6).
     case terminated
+    /// The hook named `hook` ("viewWillAppear", ...) ran past its environment's
+    /// ``ContainmentEnvironment/hookDeadline``: the transaction stopped
+    /// waiting for it and the controller is now faulted (V1).
+    case hookTimedOut(hook: String, deadline: Duration)
+    /// The hook named `hook` was not called, because the controller is
+    /// faulted (V1). Its appearance bookkeeping moved on as if it had run.
+    case hookSkipped(hook: String)
   }
 
   /// The controller the event is about.
@@ -114,6 +121,8 @@ extension LifecycleEvent.Kind {
     case .eventsLost: "eventsLost"
     case .lagged: "lagged"
     case .terminated: "terminated"
+    case .hookTimedOut: "hookTimedOut"
+    case .hookSkipped: "hookSkipped"
     }
   }
 }

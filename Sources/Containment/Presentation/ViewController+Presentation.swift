@@ -150,7 +150,10 @@ extension ViewController {
   }
 
   /// Dismisses everything this controller presents (P4).
-  nonisolated func runDismissal(animated: Bool, context: TransactionContext) async throws -> TransitionOutcome {
+  /// `reason` is what the `dismissed` events say (V4).
+  nonisolated func runDismissal(animated: Bool, reason: RemovalReason = .dismissed, context: TransactionContext)
+    async throws -> TransitionOutcome
+  {
     var leaving = AppearancePass(animated: animated)
     var returning = AppearancePass(animated: animated)
     let plan = TreeLock.withLock { () -> DismissalPlan? in
@@ -203,7 +206,7 @@ extension ViewController {
       }
     }
     for entry in ended {
-      entry.presenter.emit(.dismissed(entry.presented, style: entry.style, reason: .dismissed), transaction: context.id)
+      entry.presenter.emit(.dismissed(entry.presented, style: entry.style, reason: reason), transaction: context.id)
     }
     return interrupted || Task.isCancelled ? .interrupted : .completed
   }

@@ -2,7 +2,7 @@
 /// ``ViewController/waitUntil(_:)-(TreeCondition)`` can wait for, beyond
 /// appearance (E7, V3).
 public struct TreeCondition: Sendable, Hashable, CustomStringConvertible {
-  enum Kind: Sendable, Hashable { case idle, tornDown }
+  enum Kind: Sendable, Hashable { case idle, tornDown, faulted }
   let kind: Kind
 
   /// No transaction is running or queued that can touch the controller's
@@ -12,11 +12,15 @@ public struct TreeCondition: Sendable, Hashable, CustomStringConvertible {
   public static let idle = TreeCondition(kind: .idle)
   /// The controller was torn down and its streams ended (V3).
   public static let tornDown = TreeCondition(kind: .tornDown)
+  /// The controller is faulted: one of its hooks ran past its environment's
+  /// ``ContainmentEnvironment/hookDeadline`` (V1).
+  public static let faulted = TreeCondition(kind: .faulted)
 
   public var description: String {
     switch kind {
     case .idle: "idle"
     case .tornDown: "tornDown"
+    case .faulted: "faulted"
     }
   }
 }

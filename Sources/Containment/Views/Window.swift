@@ -90,6 +90,13 @@ public final class Window: @unchecked Sendable {
     }
   }
 
+  /// Inside a transaction on this window's queue: takes `controller` off the
+  /// window if it is still its root (V2, a faulted root isolated).
+  func removeRoot(_ controller: any ViewController, reason: RemovalReason, context: TransactionContext) async throws {
+    guard TreeLock.withLock({ _rootViewController === controller && !_isTornDown }) else { return }
+    try await replaceRoot(with: nil, animated: false, reason: reason, context: context)
+  }
+
   /// `reason` is what the `dismissed` events of presentations over the old
   /// root say (V4).
   private func replaceRoot(

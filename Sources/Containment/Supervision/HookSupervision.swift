@@ -1,0 +1,95 @@
+import Synchronization
+
+/// Hook deadlines and fault policies (V1, V2).
+///
+/// A hook is bounded only when its controller's environment sets a
+/// ``ContainmentEnvironment/hookDeadline``. Until some environment in the
+/// process does, hooks are delivered exactly as before: one relaxed atomic
+/// load is the whole cost of this feature.
+enum HookSupervision {
+  private static let active = Atomic<Bool>(false)
+
+  /// True once an environment with a hook deadline was made.
+  static var isActive: Bool { active.load(ordering: .relaxed) }
+
+  static func activate() { active.store(true, ordering: .relaxed) }
+
+  /// What a faulted controller's policy does, run once the transaction that
+  /// saw the fault has ended (`context`'s deferred requests), or at once
+  /// when the hook ran outside any transaction. Never waits for a queue: the
+  /// action is a request of its own, run now if its queue is free, else
+  /// queued there (R1).
+  static func faulted(_ controller: any ViewController, policy: FaultPolicy, context: TransactionContext?) async {
+    guard policy != .reportOnly else { return }
+    if let context {
+      context.deferUntilEnd { await apply(policy, to: controller) }
+    } else {
+      await apply(policy, to: controller)
+    }
+  }
+
+  private enum Isolation {
+    case parent(any ViewController)
+    case presenter(any ViewController)
+    case window(Window)
+  }
+
+  private static func apply(_ policy: FaultPolicy, to controller: any ViewController) async {
+    if policy == .tearDownTree { return await tearDownTree(of: controller) }
+    let isolation = TreeLock.withLock { () -> Isolation? in
+      let node = controller.node
+      if node._isTornDown { return nil }
+      if let parent = node._parent { return .parent(parent) }
+      if let presenter = node._presenting { return .presenter(presenter) }
+      if let window = node._window, window._rootViewController === controller { return .window(window) }
+      return nil
+    }
+    switch isolation {
+    case .parent(let parent):
+      await request(on: .controller(parent)) { context in
+        // It may have left meanwhile: then there is nothing to isolate it from.
+        guard TreeLock.withLock({ controller.node._parent === parent }) else { return }
+        await controller.willMove(toParent: nil)
+        try await parent.removeChild(controller, reason: .faulted, context: context)
+      }
+    case .presenter(let presenter):
+      await request(on: .controller(presenter)) { context in
+        guard TreeLock.withLock({ presenter.node._presented === controller }) else { return }
+        _ = try await presenter.runDismissal(animated: false, reason: .faulted, context: context)
+      }
+    case .window(let window):
+      await request(on: .window(window)) { context in
+        try await window.removeRoot(controller, reason: .faulted, context: context)
+      }
+    case nil:
+      return
+    }
+  }
+
+  /// Runs `body` as a transaction on `governor`'s queue without waiting for
+  /// it: at once if the queue is free, else queued behind what waits there.
+  /// Not cancellable: an isolation, once decided, is not lost.
+  private static func request(on governor: Governor, _ body: @escaping Transaction.Body<Void>) async {
+    let handle = TransactionHandle<Void>(id: .next(), queuedBehind: [])
+    await Transaction.dispatch(
+      body, on: governor, handle: handle, chain: TransactionContext.current?.runningChain() ?? [])
+  }
+
+  private static func tearDownTree(of controller: any ViewController) async {
+    let (root, window) = TreeLock.withLock { () -> (any ViewController, Window?) in
+      var root = controller
+      while let above = root.node._parent ?? root.node._presenting { root = above }
+      let window = root.node._window.flatMap { $0._rootViewController === root ? $0 : nil }
+      return (root, window)
+    }
+    if let window { await window.tearDownInOrder() } else { await root.tearDown() }
+  }
+}
+
+extension ViewController {
+  /// Whether a hook of this controller ran past its environment's
+  /// ``ContainmentEnvironment/hookDeadline`` (V1). A faulted controller gets
+  /// no more hooks: each is skipped and reported as a `hookSkipped` event.
+  /// A synchronous snapshot; it never suspends.
+  public nonisolated var isFaulted: Bool { TreeLock.withLock { node._isFaulted } }
+}

@@ -1,0 +1,154 @@
+import Testing
+@testable import Containment
+import ContainmentTestKit
+
+/// V1, V2: hook deadlines on the injected clock, faulted controllers, and
+/// what each fault policy does with them.
+@Suite(.timeLimit(.minutes(1)))
+struct HookDeadlineTests {
+  /// R > P > C on a window whose hooks have a one-second deadline under
+  /// `policy`; P's `traitCollectionDidChange` waits for the returned gate.
+  private func tree(_ f: Fixture, clock: ManualClock, policy: FaultPolicy) async throws
+    -> (Window, RecordingController, RecordingController, RecordingController, Gate)
+  {
+    let environment = ContainmentEnvironment(clock: clock, hookDeadline: .seconds(1), faultPolicy: policy)
+    let window = Window(environment: environment)
+    let r = f.controller("R"), p = f.controller("P"), c = f.controller("C")
+    try await window.setRootViewController(r)
+    try await f.install(p, in: r)
+    try await f.install(c, in: p)
+    let hung = Gate()
+    await p.setOnHook { hook in
+      if hook == "traitCollectionDidChange" { await hung.wait() }
+    }
+    return (window, r, p, c, hung)
+  }
+
+  /// Changes the window's traits while P's hook hangs, and lets the deadline pass.
+  private func changeTraitsPastTheDeadline(_ window: Window, clock: ManualClock, hung: Gate) async throws {
+    let change = Task { try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact)) }
+    await hung.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    try await change.value
+  }
+
+  @Test func aHookPastItsDeadlineFaultsItsControllerWhichIsIsolatedFromItsParent_V1_V2() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, r, p, c, hung) = try await tree(f, clock: clock, policy: .isolate)
+    var rEvents = r.events().makeAsyncIterator()
+    var pEvents = p.events().makeAsyncIterator()
+    _ = await rEvents.next()
+    _ = await pEvents.next()
+    try await changeTraitsPastTheDeadline(window, clock: clock, hung: hung)
+    // The transaction went on without P; then P and its subtree left R.
+    #expect(
+      f.log.take() == [
+        "R.traitCollectionDidChange", "P.traitCollectionDidChange", "C.traitCollectionDidChange",
+        "C.viewWillDisappear", "C.viewDidDisappear",
+      ])
+    #expect(p.isFaulted && !c.isFaulted && !r.isFaulted)
+    #expect(p.parent == nil && names(r.children) == [] && names(p.children) == ["C"])
+    #expect(
+      await take(6, from: &pEvents).map(\.kind) == [
+        .traitCollectionDidChange(TraitCollection(horizontalSizeClass: .compact)),
+        .hookTimedOut(hook: "traitCollectionDidChange", deadline: .seconds(1)),
+        .hookSkipped(hook: "willMove"), .hookSkipped(hook: "viewWillDisappear"),
+        .hookSkipped(hook: "viewDidDisappear"), .hookSkipped(hook: "didMove"),
+      ])
+    #expect(
+      await take(2, from: &rEvents).map(\.kind) == [
+        .traitCollectionDidChange(TraitCollection(horizontalSizeClass: .compact)),
+        .childRemoved(p.node.id, reason: .faulted),
+      ])
+    hung.open()
+    #expect(r.checkInvariants().isEmpty && p.checkInvariants().isEmpty)
+    withExtendedLifetime(window) {}
+  }
+
+  @Test func aFaultedControllerGetsNoMoreHooksAndReportOnlyLeavesItInPlace_V1_V2() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, r, p, c, hung) = try await tree(f, clock: clock, policy: .reportOnly)
+    let faulted = Task { try await p.waitUntil(.faulted) }
+    try await changeTraitsPastTheDeadline(window, clock: clock, hung: hung)
+    try await faulted.value
+    #expect(f.log.take() == ["R.traitCollectionDidChange", "P.traitCollectionDidChange", "C.traitCollectionDidChange"])
+    #expect(p.isFaulted && p.parent === r && c.parent === p)
+    var pEvents = p.events().makeAsyncIterator()
+    _ = await pEvents.next()
+    // Its later hooks are skipped and reported; everyone else's still run.
+    try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .regular))
+    try await window.setRootViewController(nil)
+    #expect(
+      f.log.take() == [
+        "R.traitCollectionDidChange", "C.traitCollectionDidChange",
+        "R.viewWillDisappear", "C.viewWillDisappear", "R.viewDidDisappear", "C.viewDidDisappear",
+      ])
+    #expect(
+      await take(3, from: &pEvents).map(\.kind) == [
+        .hookSkipped(hook: "traitCollectionDidChange"), .hookSkipped(hook: "viewWillDisappear"),
+        .hookSkipped(hook: "viewDidDisappear"),
+      ])
+    // Already faulted: waiting for it returns at once.
+    try await p.waitUntil(.faulted)
+    hung.open()
+    #expect(r.checkInvariants().isEmpty)
+  }
+
+  @Test func tearDownTreePolicyTearsTheFaultedControllersWholeTreeDown_V2_V3() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, r, p, c, hung) = try await tree(f, clock: clock, policy: .tearDownTree)
+    try await changeTraitsPastTheDeadline(window, clock: clock, hung: hung)
+    #expect(
+      f.log.take() == [
+        "R.traitCollectionDidChange", "P.traitCollectionDidChange", "C.traitCollectionDidChange",
+        "R.viewWillDisappear", "C.viewWillDisappear", "R.viewDidDisappear", "C.viewDidDisappear",
+        "C.viewDidTearDown", "R.viewDidTearDown",
+      ])
+    #expect(r.isTornDown && p.isTornDown && c.isTornDown)
+    await #expect(throws: ContainmentError.windowTornDown) { try await window.setRootViewController(nil) }
+    hung.open()
+  }
+
+  @Test func requestsQueuedBehindAHungHookStillRunAndTheIsolationQueuesBehindThem_V1_V2() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, r, p, _, hung) = try await tree(f, clock: clock, policy: .isolate)
+    let d = f.controller("D")
+    let change = Task { try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact)) }
+    await hung.waiters(atLeast: 1)
+    // An add on R, waiting for the window's transaction (an ancestor's) to end.
+    let add = Task { try await r.addChild(d) }
+    await window.hierarchy.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    try await change.value
+    _ = try await add.value
+    try await r.waitUntil(.idle)
+    #expect(
+      f.log.take() == [
+        "R.traitCollectionDidChange", "P.traitCollectionDidChange", "C.traitCollectionDidChange",
+        "D.willMove(R)", "C.viewWillDisappear", "C.viewDidDisappear",
+      ])
+    #expect(names(r.children) == ["D"] && p.parent == nil && p.isFaulted)
+    hung.open()
+    #expect(r.checkInvariants().isEmpty)
+  }
+
+  @Test func aHookThatReturnsInTimeChangesNothing_V1() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, r, p, _, hung) = try await tree(f, clock: clock, policy: .isolate)
+    let change = Task { try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact)) }
+    await hung.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    hung.open()
+    try await change.value
+    #expect(f.log.take() == ["R.traitCollectionDidChange", "P.traitCollectionDidChange", "C.traitCollectionDidChange"])
+    #expect(!p.isFaulted && p.parent === r)
+    #expect(r.checkInvariants().isEmpty)
+  }
+}
