@@ -39,6 +39,7 @@ extension World {
     }
     try await setUpScopedTrees()
     try await bulk.setUp()
+    try await supervised?.setUp()
     try await setUpPresentations()
   }
 

@@ -56,6 +56,8 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   case deepStack, wideContainer
   // Modal presentation (PresentationKinds.swift).
   case present, dismiss, interactiveDismiss, presentationRoot, presentMisuse, presentFromChild
+  // Hooks past their deadline, only with `--fault hung-hook` (SupervisionKinds.swift).
+  case hungHook
 
   /// Kinds that act on the built-in containers.
   var isContainerKind: Bool {
@@ -73,6 +75,8 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   var isShielded: Bool {
     switch self {
     case .selfRemoval, .rehome, .deepStack, .wideContainer: true
+    // Every planted hang is accounted for: a cancelled one would not be.
+    case .hungHook: true
     // Its loners' streams and windows are read to the end (a cancelled task's iterator ends early).
     case .presentMisuse: true
     default: false

@@ -38,6 +38,7 @@ enum OperationKinds {
     PresentationRootKind(),
     PresentMisuseKind(),
     PresentKind(name: .presentFromChild),
+    HungHookKind(),
   ]
 
   /// Kinds left out of the default mix, run only when named with `--kinds`.

@@ -14,6 +14,10 @@ enum Fault: String, Sendable {
   case stuckHook = "stuck-hook"
   /// Harness self-test: the harness keeps one controller alive after the run (the leak check must report it).
   case leak
+  /// Hooks that hang in a supervised tree (SupervisionKinds.swift): with a hook
+  /// deadline each must fault its controller and see it isolated while the
+  /// run goes on; without one (`--hook-deadline off`) the watchdog must name it.
+  case hungHook = "hung-hook"
 }
 
 /// Which concurrency the workload allows.
@@ -41,6 +45,8 @@ struct Options: Sendable {
   var operations: Int?
   var json = false
   var fault: Fault?
+  /// The supervised tree's hook deadline (`--fault hung-hook`); nil: none.
+  var hookDeadline: Duration? = .milliseconds(100)
   var profile = Profile.full
   /// The operation kinds to use (nil: the profile's default mix).
   var kinds: Set<OperationKindName>?
@@ -78,7 +84,10 @@ struct Options: Sendable {
                          also leaves out toggleContainer)
       --fault F          plant a fault: skip-queue (the runtime's requests skip the FIFO
                          queue, R1); stuck-hook, leak (self-tests of the watchdog and
-                         of the leak check)
+                         of the leak check); hung-hook (hooks that never return, in a
+                         supervised tree: each must time out and be isolated)
+      --hook-deadline MS the supervised tree's hook deadline with hung-hook (default 100;
+                         off: none, and the watchdog must name the hung hook)
       --stall S          watchdog: fail after S seconds without progress (default 10)
       --quiescent-every S  pause the workload every S seconds: check the invariants and
                          the epoch before (default 2; 0: one epoch, memory grows with the run)
@@ -130,6 +139,16 @@ struct Options: Sendable {
           let text = try value(argument)
           guard let fault = Fault(rawValue: text) else { throw UsageError(message: "--fault: unknown fault \(text)") }
           options.fault = fault
+        case "--hook-deadline":
+          let text = try value(argument)
+          if text == "off" {
+            options.hookDeadline = nil
+          } else {
+            guard let milliseconds = Int(text), milliseconds > 0 else {
+              throw UsageError(message: "--hook-deadline: milliseconds or off, not \(text)")
+            }
+            options.hookDeadline = .milliseconds(milliseconds)
+          }
         case "--profile":
           let text = try value(argument)
           guard let profile = Profile(rawValue: text) else {

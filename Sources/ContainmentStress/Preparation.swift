@@ -94,6 +94,8 @@ extension World {
       break  // the runtime decides (refusals and no-ops are part of what they test)
     case .selfRemoval, .rehome, .scope, .engine, .deepStack, .wideContainer:
       break  // they act on whatever shape they find
+    case .hungHook:
+      break  // on the supervised tree, outside the model
     case .present, .dismiss, .interactiveDismiss, .presentationRoot, .presentMisuse, .presentFromChild:
       break  // on the chains they find (the quiescent point's presentations are restored)
     }

@@ -23,6 +23,8 @@ struct Report {
   var interrupted = false
   /// Peak resident memory of the process (before any reduction), if known.
   var peakMemory: Int?
+  /// With `--fault hung-hook`: hangs planted, hooks timed out, controllers isolated.
+  var faults: (planted: Int, timedOut: Int, isolated: Int)?
   /// Wall time from the start of the process to the end of the checks.
   var wallTime: Duration
 
@@ -32,6 +34,7 @@ struct Report {
   init(options: Options, result: RunResult, wallTime: Duration) {
     self.options = options
     summary = result.summary
+    faults = result.faults
     let stats = summary.operations
     operations = stats.operations
     nested = stats.nested
@@ -100,6 +103,9 @@ struct Report {
       "checks       \(quiescentChecks) quiescent invariant checks; \(summary.counts.replayedTransactions) transactions replayed on the model (\(containers.splitLayouts) split layouts, \(containers.traitChanges) trait changes, \(containers.interactivePops) interactive pops, \(containers.eventless) eventless reorders placed by time); hook grammar, hook logs, subscribers, expected errors, leaks"
     )
     lines.append("soak         \(soak)")
+    if let faults {
+      lines.append("faults       \(faults.timedOut) hooks timed out, \(faults.isolated) controllers isolated")
+    }
     if findings.total == 0 {
       lines.append("findings     none")
     } else {

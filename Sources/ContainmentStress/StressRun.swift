@@ -24,6 +24,8 @@ struct RunResult: Sendable {
   var leaves: [Int]
   /// The workload was stopped by Ctrl-C.
   var interrupted = false
+  /// With `--fault hung-hook`: hangs planted, hooks timed out, controllers isolated.
+  var faults: (planted: Int, timedOut: Int, isolated: Int)?
 }
 
 /// One complete run: build the world, subscribe, set up, run the workload
@@ -116,6 +118,17 @@ enum StressRun {
       elapsed = clock.now - start
       await world.drainSplits()
       await run.awaitWatched()
+      if let tree = world.supervised {
+        let tally = tree.tally.withLock { $0 }
+        if tally.timedOut != tally.planted || tally.isolated != tally.planted {
+          run.report(
+            Finding(
+              category: .invariant,
+              message:
+                "supervised tree: \(tally.planted) hangs planted, \(tally.timedOut) hooks timed out, \(tally.isolated) controllers isolated"
+            ))
+        }
+      }
       checkInvariants(run: run, when: "end of the workload")
       final = Model.snapshot(of: world)
       workEnd = run.now()
@@ -139,13 +152,14 @@ enum StressRun {
     references += world.hop.windows.enumerated().map { WeakReference($1, label: "hop window \($0)") }
     references += world.presentation.windows.enumerated().map { WeakReference($1, label: "presentation window \($0)") }
     references += world.bulk.references
+    references += world.supervised?.references ?? []
     references += world.controllers.compactMap { controller in
       controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") }
     }
     let result = RunResult(
       summary: summary, quiescentChecks: workload.quiescentChecks, elapsed: elapsed, leaks: [],
       leaves: world.leaves + world.stackLeaves + world.tabLeaves.flatMap { $0 },
-      interrupted: trial == nil && Interruption.requested)
+      interrupted: trial == nil && Interruption.requested, faults: world.supervised?.tally.withLock { $0 })
     return (result, references)
   }
 }

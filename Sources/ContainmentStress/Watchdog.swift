@@ -126,6 +126,9 @@ final class Watchdog: Sendable {
       if queue.isHeld || queue.pending > 0 { queues.append("  window of tree \(tree) (R\(tree)): \(queue)") }
     }
     lines += queues.isEmpty ? ["  none"] : queues
+    if let hooks = run.world.supervised?.hooksRunning, !hooks.isEmpty {
+      lines.append("hooks that have not returned: \(hooks.joined(separator: ", "))")
+    }
     lines.append("seed: 0x\(String(options.seed, radix: 16))")
     let completed = run.completed
     lines.append("stress: \(completed) operations, \(run.findingsSoFar) violations, 1 deadlocks, 0 leaks")

@@ -44,6 +44,8 @@ final class World: Sendable {
   let scoped: ScopeTrees
   /// Deep stacks and wide containers beside the modelled trees (BulkKinds.swift).
   let bulk: BulkTrees
+  /// The tree of `--fault hung-hook` (SupervisionKinds.swift), else nil.
+  let supervised: SupervisedTree?
   /// Windows whose trees present and dismiss, and the controllers they present (PresentationKinds.swift).
   let presentation: PresentationTrees
 
@@ -75,6 +77,7 @@ final class World: Sendable {
     hop = HopTrees(trees: 3, environment: environment, make: { make($0) })
     scoped = ScopeTrees(trees: options.trees, make: { make($0) })
     bulk = BulkTrees(environment: environment)
+    supervised = options.fault == .hungHook ? SupervisedTree(deadline: options.hookDeadline) : nil
     presentation = PresentationTrees(environment: environment, make: { make($0) })
     self.stackLeaves = stackLeaves
     self.tabLeaves = tabLeaves
@@ -188,6 +191,7 @@ final class World: Sendable {
     try await setUpContainers()
     try await setUpScopedTrees(from: model)
     try await bulk.setUp()
+    try await supervised?.setUp()
     try await restoreContainers(model)
     try await setUpPresentations(from: model)
     try await doomedWindow.setRootViewController(self[doomedRoot])
@@ -208,6 +212,7 @@ final class World: Sendable {
     for controller in controllers { controller.armed.withLock { $0 = nil } }
     for window in windows + hop.windows + presentation.windows { try? await window.tearDown() }
     await bulk.tearDown()
+    await supervised?.tearDown()
     for container in navigations as [any ViewController] + tabs + splits { await container.tearDown() }
     for controller in controllers { await controller.tearDown() }
   }
