@@ -151,4 +151,38 @@ struct HookDeadlineTests {
     #expect(!p.isFaulted && p.parent === r)
     #expect(r.checkInvariants().isEmpty)
   }
+
+  /// A hook that waits for a request it made from a detached task: the
+  /// request waits behind the hook's own transaction, which waits for the
+  /// hook. The deadline breaks the cycle: the transaction moves on, the
+  /// request runs, and the hook returns late, its controller faulted.
+  @Test func aHookAwaitingADetachedRequestBehindItsOwnTransactionIsCutLoose_V1() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let window = Window(
+      environment: ContainmentEnvironment(clock: clock, hookDeadline: .seconds(1), faultPolicy: .reportOnly))
+    let r = f.controller("R"), p = f.controller("P"), d = f.controller("D")
+    try await window.setRootViewController(r)
+    try await f.install(p, in: r)
+    let returned = Gate()
+    let log = f.log
+    await p.setOnHook { hook in
+      guard hook == "traitCollectionDidChange" else { return }
+      let outcome = await Task.detached { await Result(catching: { try await r.addChild(d) }) }.value
+      log.append("P's hook got \((try? outcome.get()) == nil ? "an error" : "its add")")
+      returned.open()
+    }
+    let change = Task { try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact)) }
+    await window.hierarchy.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    try await change.value
+    await returned.wait()
+    #expect(
+      f.log.take() == [
+        "R.traitCollectionDidChange", "P.traitCollectionDidChange", "D.willMove(R)", "P's hook got its add",
+      ])
+    #expect(p.isFaulted && names(r.children) == ["P", "D"])
+    #expect(r.checkInvariants().isEmpty)
+  }
 }
