@@ -15,6 +15,7 @@ let package = Package(
     .executable(name: "containment-bench", targets: ["ContainmentBench"]),
     .executable(name: "event-stream-consumer", targets: ["EventStreamConsumer"]),
     .executable(name: "two-tab", targets: ["TwoTab"]),
+    .executable(name: "session-server", targets: ["SessionServer"]),
   ],
   targets: [
     .target(name: "Containment", swiftSettings: strict),
@@ -25,6 +26,8 @@ let package = Package(
       name: "EventStreamConsumer", dependencies: ["Containment"], path: "Examples/EventStreamConsumer",
       swiftSettings: strict),
     .executableTarget(name: "TwoTab", dependencies: ["Containment"], path: "Examples/TwoTab", swiftSettings: strict),
+    .executableTarget(
+      name: "SessionServer", dependencies: ["Containment"], path: "Examples/SessionServer", swiftSettings: strict),
     .testTarget(
       name: "ContainmentTests",
       dependencies: ["Containment", "ContainmentTestKit"],
