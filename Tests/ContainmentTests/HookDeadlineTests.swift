@@ -185,4 +185,65 @@ struct HookDeadlineTests {
     #expect(p.isFaulted && names(r.children) == ["P", "D"])
     #expect(r.checkInvariants().isEmpty)
   }
+
+  /// A window with a one-second hook deadline and the isolate policy.
+  private func supervisedWindow(_ clock: ManualClock) -> Window {
+    Window(environment: ContainmentEnvironment(clock: clock, hookDeadline: .seconds(1)))
+  }
+
+  @Test func aFaultedTopOfAStackIsIsolatedAndTheControllerBelowIsShownAgain_V2() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let window = supervisedWindow(clock)
+    let a = f.controller("A"), b = f.controller("B")
+    let nav = try await f.onScreenNavigation([a], in: window)
+    let hung = Gate()
+    await b.setOnHook { hook in
+      if hook == "viewWillAppear" { await hung.wait() }
+    }
+    let push = Task { try await nav.push(b, animated: false) }
+    await hung.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    _ = try await push.value
+    try await nav.waitUntil(.idle)
+    #expect(
+      f.log.take() == [
+        "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "A.viewDidDisappear",
+        "A.viewWillAppear", "A.viewIsAppearing", "A.viewDidAppear",
+      ])
+    #expect(names(nav.viewControllers) == ["A"] && b.parent == nil && b.isFaulted)
+    #expect(a.appearanceState == .appeared && a.viewIfLoaded?.window === window)
+    hung.open()
+    #expect(nav.checkInvariants().isEmpty)
+  }
+
+  @Test func aFaultedSelectedTabIsIsolatedAndItsNeighbourIsSelected_V2() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let window = supervisedWindow(clock)
+    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    let tabs = TabBarController(name: "Tabs")
+    try await window.setRootViewController(tabs)
+    try await tabs.setViewControllers([a, b, c], selectedIndex: 0)
+    _ = f.log.take()
+    let hung = Gate()
+    await b.setOnHook { hook in
+      if hook == "viewWillAppear" { await hung.wait() }
+    }
+    let select = Task { try await tabs.setSelectedIndex(1) }
+    await hung.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    _ = try await select.value
+    try await tabs.waitUntil(.idle)
+    #expect(
+      f.log.take() == [
+        "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "A.viewDidDisappear",
+        "C.viewDidLoad", "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear",
+      ])
+    #expect(names(tabs.viewControllers) == ["A", "C"] && tabs.selectedViewController === c && b.isFaulted)
+    hung.open()
+    #expect(tabs.checkInvariants().isEmpty)
+  }
 }

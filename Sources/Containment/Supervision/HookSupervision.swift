@@ -49,8 +49,12 @@ enum HookSupervision {
       await request(on: .controller(parent)) { context in
         // It may have left meanwhile: then there is nothing to isolate it from.
         guard TreeLock.withLock({ controller.node._parent === parent }) else { return }
-        await controller.willMove(toParent: nil)
-        try await parent.removeChild(controller, reason: .faulted, context: context)
+        if let container = parent as? any FaultIsolating {
+          try await container.isolate(controller, context: context)
+        } else {
+          await controller.willMove(toParent: nil)
+          try await parent.removeChild(controller, reason: .faulted, context: context)
+        }
       }
     case .presenter(let presenter):
       await request(on: .controller(presenter)) { context in
@@ -84,6 +88,16 @@ enum HookSupervision {
     }
     if let window { await window.tearDownInOrder() } else { await root.tearDown() }
   }
+}
+
+/// A built-in container that lets a faulted child go by its own rules, so
+/// that it goes on showing something: a stack shows the controller below, a
+/// tab bar selects a neighbour. Other containers lose the child the UIKit
+/// way (`willMove(nil)`, removal).
+protocol FaultIsolating: ViewController {
+  /// Inside a transaction on this container's queue: removes `child` with
+  /// reason ``RemovalReason/faulted``.
+  func isolate(_ child: any ViewController, context: TransactionContext) async throws
 }
 
 extension ViewController {

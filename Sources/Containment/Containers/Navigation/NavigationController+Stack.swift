@@ -202,3 +202,13 @@ extension NavigationController {
     await pass.deliverAll(in: context)
   }
 }
+
+extension NavigationController: FaultIsolating {
+  /// Lets a faulted controller go (V2): it leaves the stack, not animated;
+  /// if it was the top, the controller below it is shown (N3's order).
+  nonisolated func isolate(_ child: any ViewController, context: TransactionContext) async throws {
+    _ = try await changeStack(animated: false, reason: .faulted, context: context) { stack in
+      .replace(stack.filter { $0 !== child })
+    }
+  }
+}

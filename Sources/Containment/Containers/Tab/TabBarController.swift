@@ -158,11 +158,12 @@ public actor TabBarController: ViewController {
 
   // MARK: Inside transactions
 
-  nonisolated func replaceTabs(_ controllers: [any ViewController], selectedIndex: Int, context: TransactionContext)
-    async throws
-  {
+  nonisolated func replaceTabs(
+    _ controllers: [any ViewController], selectedIndex: Int, reason: RemovalReason = .replaced,
+    context: TransactionContext
+  ) async throws {
     try await runChildrenChange(
-      reason: .replaced,
+      reason: reason,
       context: context,
       commit: { change in self.state._value.selected = change.shown.first?.controller }
     ) { _ in
@@ -217,4 +218,21 @@ public actor TabBarController: ViewController {
   }
 
   static let _contentPlacement = ChildPlacement(insets: EdgeInsets(bottom: tabBarHeight))
+}
+
+extension TabBarController: FaultIsolating {
+  /// Lets a faulted tab go (V2): the tabs close up and, if it was selected,
+  /// the tab that takes its place is selected (the next one, else the last).
+  nonisolated func isolate(_ child: any ViewController, context: TransactionContext) async throws {
+    let (tabs, selected) = TreeLock.withLock { () -> ([any ViewController], Int) in
+      let tabs = node._children
+      let selected = state._value.selected.flatMap { current in tabs.firstIndex { $0 === current } } ?? 0
+      return (tabs, selected)
+    }
+    guard let index = tabs.firstIndex(where: { $0 === child }) else { return }
+    var remaining = tabs
+    remaining.remove(at: index)
+    let selecting = remaining.isEmpty ? 0 : min(selected > index ? selected - 1 : selected, remaining.count - 1)
+    try await replaceTabs(remaining, selectedIndex: selecting, reason: .faulted, context: context)
+  }
 }
