@@ -121,19 +121,20 @@ struct Reducer {
 
 extension Finding {
   /// The finding to reduce: the most telling kind first.
-  static func mostTelling(_ findings: [Finding]) -> Finding? {
+  static func mostTelling(_ findings: [Finding]) -> Finding? { reductionOrder(findings).first }
+
+  /// The first finding of each kind, the most telling kind first: what the
+  /// reducer tries, in turn, until one reproduces.
+  static func reductionOrder(_ findings: [Finding]) -> [Finding] {
     let order: [Category] = [
       .atomicity, .grammar, .linearizability, .invariant, .hookLog, .subscriber, .expectedError, .unexplained,
       .unexpectedSetup,
     ]
-    for category in order {
-      if let finding = findings.first(where: {
-        $0.category == category && !(category == .linearizability && $0.operations.isEmpty)
-      }) {
-        return finding
-      }
+    let ranked = order.compactMap { category in
+      findings.first { $0.category == category && !(category == .linearizability && $0.operations.isEmpty) }
     }
-    return findings.first { $0.isViolation && $0.category != .slowdown && $0.category != .timeLimit }
+    if !ranked.isEmpty { return ranked }
+    return findings.first { $0.isViolation && $0.category != .slowdown && $0.category != .timeLimit }.map { [$0] } ?? []
   }
 
   /// Deadlocks and leaks are counted apart; everything else is a violation.

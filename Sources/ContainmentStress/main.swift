@@ -33,15 +33,22 @@ let watchdog = Watchdog(options: options)
 let result = await StressRun.execute(options: options, watchdog: watchdog)
 var report = Report(options: options, result: result, wallTime: ContinuousClock.now - started)
 
+// The chosen kind, else each kind in turn (the most telling first) until one
+// reproduces from its candidates, all within one time budget.
 let chosen = options.reduceCategory.flatMap { name in report.findings.kept.first { $0.category.rawValue == name } }
-if let first = chosen ?? Finding.mostTelling(report.findings.kept), options.reduceSeconds > 0,
-  let evidence = result.summary.evidence[first.category], !Interruption.requested
-{
+let toReduce = chosen.map { [$0] } ?? Finding.reductionOrder(report.findings.kept)
+if options.reduceSeconds > 0, !toReduce.isEmpty, !Interruption.requested {
   if !options.quiet { Terminal.error("reducing the failure (up to \(format(options.reduceSeconds, 0))s)...\n") }
-  let reducer = Reducer(options: options, budget: .seconds(options.reduceSeconds))
-  let (start, candidates) = Reducer.candidates(for: first, in: evidence, leaves: Set(result.leaves))
-  report.reduction = await reducer.reduce(from: start, candidates, category: first.category)
-  report.reducedFinding = first
+  let budgetEnd = ContinuousClock.now + .seconds(options.reduceSeconds)
+  for finding in toReduce {
+    let remaining = ContinuousClock.now.duration(to: budgetEnd)
+    guard remaining > .seconds(1), let evidence = result.summary.evidence[finding.category] else { continue }
+    let reducer = Reducer(options: options, budget: remaining)
+    let (start, candidates) = Reducer.candidates(for: finding, in: evidence, leaves: Set(result.leaves))
+    report.reduction = await reducer.reduce(from: start, candidates, category: finding.category)
+    report.reducedFinding = finding
+    if report.reduction?.reproduced == true { break }
+  }
 }
 
 print(options.json ? report.json() : report.text())
