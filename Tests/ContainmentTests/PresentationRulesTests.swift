@@ -310,7 +310,7 @@ struct PresentationRulesTests {
     async let dismissed = c.dismiss(animated: true)
     await clock.sleepers(atLeast: 1)
     async let presented = p.present(m, style: .pageSheet, animated: false)
-    await p.node.exclusionWaiters(atLeast: 1)
+    await p.node.hierarchy.waiters(atLeast: 1)
     #expect(
       f.log.all == ["M.viewDidLoad", "M.viewWillAppear", "M.viewIsAppearing", "M.viewDidAppear", "M.viewWillDisappear"])
     clock.advance(by: c.presentationDuration)

@@ -7,40 +7,24 @@ extension ControllerNode {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let ready = TreeLock.withLock { () -> Bool in
         guard case .loading(let waiters) = _viewLoad, waiters.count < count else { return true }
-        _viewReaderObservers.append((count, continuation))
+        _viewReaderObservers.add(count, continuation)
         return false
       }
       if ready { continuation.resume() }
     }
   }
-
-  /// Returns once at least `count` top-level transactions wait for admission
-  /// on this controller's slot of hierarchical exclusion: for a transaction
-  /// below it that is running or pending, for its own descendants, or for a
-  /// tree this controller roots to become idle before they adopt it.
-  func exclusionWaiters(atLeast count: Int) async { await hierarchy.waiters(atLeast: count) }
-
-  /// Under the link lock: removes and returns the observers satisfied by
-  /// `waiting` readers.
-  func _takeViewReaderObservers(satisfiedBy waiting: Int) -> [UnsafeContinuation<Void, Never>] {
-    guard !_viewReaderObservers.isEmpty else { return [] }
-    var satisfied: [UnsafeContinuation<Void, Never>] = []
-    _viewReaderObservers.removeAll { observer in
-      guard observer.count <= waiting else { return false }
-      satisfied.append(observer.continuation)
-      return true
-    }
-    return satisfied
-  }
 }
 
 extension HierarchySlot {
-  /// Returns once at least `count` top-level transactions wait on this slot.
+  /// Returns once at least `count` top-level transactions wait for admission
+  /// on this slot: for a transaction below it that is running or pending,
+  /// for its own descendants, or for the tree it stands for to become idle
+  /// before they adopt it.
   func waiters(atLeast count: Int) async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let ready = TreeLock.withLock { () -> Bool in
         if waiters.count >= count { return true }
-        waiterObservers.append((count, continuation))
+        waiterObservers.add(count, continuation)
         return false
       }
       if ready { continuation.resume() }

@@ -73,7 +73,7 @@ public final class ControllerNode: @unchecked Sendable {
     weak var node: ControllerNode?
   }
   /// Tests waiting for readers to block on a view load in progress.
-  var _viewReaderObservers: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
+  var _viewReaderObservers = CountObservers()
 
   struct Departure {
     /// The former parent's position at the moment of the unlink.

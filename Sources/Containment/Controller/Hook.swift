@@ -48,13 +48,16 @@ extension ViewController {
   /// (V1): past it, this returns as if the hook had, and the controller is
   /// faulted; a faulted controller's hooks are skipped and reported.
   nonisolated func deliver(_ hook: Hook, in context: TransactionContext?) async {
-    if HookSupervision.isActive { return await deliverSupervised(hook, in: context) }
-    node.emit(hook.event, transaction: context?.id)
-    if let context {
-      await context.runHook { await self.invoke(hook) }
-    } else {
-      await invoke(hook)
+    if HookSupervision.isActive {
+      let (faulted, environment) = TreeLock.withLock { (node._isFaulted, node._resolvedEnvironment()) }
+      if faulted { return node.emit(.hookSkipped(hook: hook.event.name), transaction: context?.id) }
+      if let deadline = environment.hookDeadline {
+        node.emit(hook.event, transaction: context?.id)
+        return await run(hook, in: context, within: deadline, on: environment)
+      }
     }
+    node.emit(hook.event, transaction: context?.id)
+    await run(hook, in: context)
   }
 
   /// Performs the effects an appearance decision returned: hooks and diagnostics, in order.
@@ -69,20 +72,24 @@ extension ViewController {
     }
   }
 
-  private nonisolated func deliverSupervised(_ hook: Hook, in context: TransactionContext?) async {
-    let (faulted, environment) = TreeLock.withLock { (node._isFaulted, node._resolvedEnvironment()) }
-    if faulted { return node.emit(.hookSkipped(hook: hook.event.name), transaction: context?.id) }
-    node.emit(hook.event, transaction: context?.id)
-    guard let deadline = environment.hookDeadline else {
-      if let context { await context.runHook { await self.invoke(hook) } } else { await invoke(hook) }
-      return
+  /// Runs the hook on this controller's actor, inside `context` as a hook.
+  private nonisolated func run(_ hook: Hook, in context: TransactionContext?) async {
+    if let context {
+      await context.runHook { await self.invoke(hook) }
+    } else {
+      await invoke(hook)
     }
+  }
+
+  /// Runs the hook, waiting for it at most `deadline` (V1); past it, faults
+  /// this controller and hands it to the environment's fault policy.
+  private nonisolated func run(
+    _ hook: Hook, in context: TransactionContext?, within deadline: Duration, on environment: ContainmentEnvironment
+  ) async {
     // Unstructured on purpose: a hook past its deadline is abandoned, and a
     // child task could not be (its scope would wait for it). It inherits the
     // caller's priority and task-locals; the caller's cancellation reaches it.
-    let work = Task {
-      if let context { await context.runHook { await self.invoke(hook) } } else { await self.invoke(hook) }
-    }
+    let work = Task { await self.run(hook, in: context) }
     let inTime = await withTaskCancellationHandler {
       await Deadline.finishes(work, within: deadline, on: environment)
     } onCancel: {

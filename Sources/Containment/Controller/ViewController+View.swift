@@ -39,7 +39,7 @@ extension ViewController {
           guard case .loading(var waiters) = node._viewLoad else { return (nil, []) }
           waiters.append(continuation)
           node._viewLoad = .loading(waiters)
-          return (nil, node._takeViewReaderObservers(satisfiedBy: waiters.count))
+          return (nil, node._viewReaderObservers.takeSatisfied(by: waiters.count))
         }
         if let ready { continuation.resume(returning: ready) }
         for observer in observers { observer.resume() }
@@ -61,7 +61,7 @@ extension ViewController {
       let (waiters, observers) = TreeLock.withLock {
         () -> ([UnsafeContinuation<View, Never>], [UnsafeContinuation<Void, Never>]) in
         defer { node._viewLoad = .loaded }
-        let observers = node._takeViewReaderObservers(satisfiedBy: .max)
+        let observers = node._viewReaderObservers.takeSatisfied(by: .max)
         if case .loading(let waiters) = node._viewLoad { return (waiters, observers) }
         return ([], observers)
       }

@@ -30,8 +30,8 @@ final class HierarchySlot: @unchecked Sendable {
   /// the link would overlap them once linked (R4).
   var adoptions = 0
   /// The package's tests waiting for transactions to wait here
-  /// (`ControllerNode.exclusionWaiters(atLeast:)`).
-  var waiterObservers: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
+  /// (`waiters(atLeast:)`).
+  var waiterObservers = CountObservers()
 }
 
 /// What a waiting top-level transaction is told when it resumes.
@@ -235,14 +235,15 @@ enum HierarchyExclusion {
             let adopted = _adoptedTrees(adopting)
             // A tree this transaction adopts must be idle, and this one must
             // not be under adoption by another.
-            var busy = _busyAdoptedTree(adopted) ?? (tree.adoptions > 0 ? tree : nil)
+            func adoptionBlocker() -> HierarchySlot? { _busyAdoptedTree(adopted) ?? (tree.adoptions > 0 ? tree : nil) }
+            var busy = adoptionBlocker()
             if busy != nil, waiter.isPending {
               // It no longer waits for its descendants: it stops being
               // pending. Its pending mark may have been carried into the very
               // tree it would wait for (that tree left this one meanwhile),
               // and would keep that tree busy for ever.
               woken += waiter.setPending(false, on: governor._slot) + governor._slot._wakeIfIdle()
-              busy = _busyAdoptedTree(adopted) ?? (tree.adoptions > 0 ? tree : nil)
+              busy = adoptionBlocker()
             }
             if let busy {
               observed = waiter.register(continuation, with: busy)
@@ -385,14 +386,7 @@ extension ExclusionWaiter {
     self.continuation = continuation
     self.slot = slot
     slot.waiters.append(self)
-    guard !slot.waiterObservers.isEmpty else { return [] }
-    var satisfied: [UnsafeContinuation<Void, Never>] = []
-    slot.waiterObservers.removeAll { observer in
-      guard observer.count <= slot.waiters.count else { return false }
-      satisfied.append(observer.continuation)
-      return true
-    }
-    return satisfied
+    return slot.waiterObservers.takeSatisfied(by: slot.waiters.count)
   }
 
   /// Under the link lock: marks (or unmarks) this waiter pending on its own

@@ -20,19 +20,11 @@ final class TransactionQueue: Sendable {
     /// tell whether it still owns this queue.
     var current: TransactionID?
     /// Tests waiting for requests to queue up (`pending(atLeast:)`).
-    var observers: [(count: Int, continuation: UnsafeContinuation<Void, Never>)] = []
+    var observers = CountObservers()
 
     /// Removes and returns the observers the current queue length satisfies.
     mutating func takeSatisfiedObservers() -> [UnsafeContinuation<Void, Never>] {
-      guard !observers.isEmpty else { return [] }
-      let waiting = machine.pendingCount
-      var satisfied: [UnsafeContinuation<Void, Never>] = []
-      observers.removeAll { observer in
-        guard observer.count <= waiting else { return false }
-        satisfied.append(observer.continuation)
-        return true
-      }
-      return satisfied
+      observers.takeSatisfied(by: machine.pendingCount)
     }
   }
 
@@ -120,7 +112,7 @@ final class TransactionQueue: Sendable {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let ready = state.withLock { state -> Bool in
         if state.machine.pendingCount >= count { return true }
-        state.observers.append((count, continuation))
+        state.observers.add(count, continuation)
         return false
       }
       if ready { continuation.resume() }
