@@ -48,16 +48,14 @@ extension ViewController {
   /// (V1): past it, this returns as if the hook had, and the controller is
   /// faulted; a faulted controller's hooks are skipped and reported.
   nonisolated func deliver(_ hook: Hook, in context: TransactionContext?) async {
-    if HookSupervision.isActive {
-      let (faulted, environment) = TreeLock.withLock { (node._isFaulted, node._resolvedEnvironment()) }
-      if faulted { return node.emit(.hookSkipped(hook: hook.event.name), transaction: context?.id) }
-      if let deadline = environment.hookDeadline {
-        node.emit(hook.event, transaction: context?.id)
-        return await run(hook, in: context, within: deadline, on: environment)
-      }
-    }
+    // Out of line, so that the common path's frame stays small.
+    if HookSupervision.isActive, await deliverSupervised(hook, in: context) { return }
     node.emit(hook.event, transaction: context?.id)
-    await run(hook, in: context)
+    if let context {
+      await context.runHook { await self.invoke(hook) }
+    } else {
+      await invoke(hook)
+    }
   }
 
   /// Performs the effects an appearance decision returned: hooks and diagnostics, in order.
@@ -72,37 +70,39 @@ extension ViewController {
     }
   }
 
-  /// Runs the hook on this controller's actor, inside `context` as a hook.
-  private nonisolated func run(_ hook: Hook, in context: TransactionContext?) async {
-    if let context {
-      await context.runHook { await self.invoke(hook) }
-    } else {
-      await invoke(hook)
+  /// Delivers the hook if this controller is faulted (skipped and reported)
+  /// or its environment bounds hooks (V1): the hook is waited for at most
+  /// the deadline; past it, this controller is faulted and handed to the
+  /// environment's fault policy. Returns false, having done nothing, when
+  /// neither applies.
+  private nonisolated func deliverSupervised(_ hook: Hook, in context: TransactionContext?) async -> Bool {
+    let (faulted, environment) = TreeLock.withLock { (node._isFaulted, node._resolvedEnvironment()) }
+    if faulted {
+      node.emit(.hookSkipped(hook: hook.event.name), transaction: context?.id)
+      return true
     }
-  }
-
-  /// Runs the hook, waiting for it at most `deadline` (V1); past it, faults
-  /// this controller and hands it to the environment's fault policy.
-  private nonisolated func run(
-    _ hook: Hook, in context: TransactionContext?, within deadline: Duration, on environment: ContainmentEnvironment
-  ) async {
+    guard let deadline = environment.hookDeadline else { return false }
+    node.emit(hook.event, transaction: context?.id)
     // Unstructured on purpose: a hook past its deadline is abandoned, and a
     // child task could not be (its scope would wait for it). It inherits the
     // caller's priority and task-locals; the caller's cancellation reaches it.
-    let work = Task { await self.run(hook, in: context) }
+    let work = Task {
+      if let context { await context.runHook { await self.invoke(hook) } } else { await self.invoke(hook) }
+    }
     let inTime = await withTaskCancellationHandler {
       await Deadline.finishes(work, within: deadline, on: environment)
     } onCancel: {
       work.cancel()
     }
-    if inTime { return }
+    if inTime { return true }
     let first = TreeLock.withLock { () -> Bool in
       defer { node._isFaulted = true }
       return !node._isFaulted
     }
-    guard first else { return }
+    guard first else { return true }
     node.emit(.hookTimedOut(hook: hook.event.name, deadline: deadline), transaction: context?.id)
     await HookSupervision.faulted(self, policy: environment.faultPolicy, context: context)
+    return true
   }
 
   private func invoke(_ hook: Hook) async {
