@@ -464,41 +464,33 @@ struct Checks {
       var chosen: (Observed, Model, [TransactionID])?
       var firstMismatch: String?
       candidates: for candidate in candidates where candidate.first <= earliest.last + .milliseconds(2) {
+        var attempt = model
+        // Eventless requests on the same container that were over before this one began.
         let keys = Set(candidate.steps.compactMap(\.containerKey))
-        // Eventless requests on the same container placed before this one:
-        // those over before it began; failing that, also those that had
-        // begun (both ran on that container's queue, in an order no event shows).
-        let over = silent.filter { keys.contains($0.key) && $0.window.upperBound < candidate.first }
-        let begun = silent.filter { keys.contains($0.key) && $0.window.lowerBound < candidate.first }
-        placements: for before in begun.count > over.count ? [over, begun] : [over] {
-          var attempt = model
-          var placed: [TransactionID] = []
-          for request in before {
-            attempt.emitted = [:]
-            if let problem = applySilently(request, to: &attempt) {
-              if firstMismatch == nil {
-                firstMismatch = "\(request.id) (\(opSummary(request.id))), before \(candidate.id): \(problem)"
-              }
-              continue placements
-            }
-            placed.append(request.id)
-          }
+        var placed: [TransactionID] = []
+        for request in silent where keys.contains(request.key) && request.window.upperBound < candidate.first {
           attempt.emitted = [:]
-          do {
-            for step in candidate.steps { try attempt.apply(step) }
-          } catch {
+          if let problem = applySilently(request, to: &attempt) {
             if firstMismatch == nil {
-              firstMismatch = "\(candidate.id) (\(summary(candidate))): model refuses: \(error)"
+              firstMismatch = "\(request.id) (\(opSummary(request.id))), before \(candidate.id): \(problem)"
             }
-            continue
+            continue candidates
           }
-          if let difference = compare(attempt.emitted, candidate, streams: streams) {
-            if firstMismatch == nil { firstMismatch = "\(candidate.id) (\(summary(candidate))): \(difference)" }
-            continue
-          }
-          chosen = (candidate, attempt, placed)
-          break candidates
+          placed.append(request.id)
         }
+        attempt.emitted = [:]
+        do {
+          for step in candidate.steps { try attempt.apply(step) }
+        } catch {
+          if firstMismatch == nil { firstMismatch = "\(candidate.id) (\(summary(candidate))): model refuses: \(error)" }
+          continue
+        }
+        if let difference = compare(attempt.emitted, candidate, streams: streams) {
+          if firstMismatch == nil { firstMismatch = "\(candidate.id) (\(summary(candidate))): \(difference)" }
+          continue
+        }
+        chosen = (candidate, attempt, placed)
+        break
       }
       guard let (entry, next, placed) = chosen else {
         let involved = candidates.prefix(4).compactMap(\.operation)
