@@ -51,9 +51,10 @@ extension World {
   func tree(ofRoot root: Int) -> Int { roots.firstIndex(of: root) ?? 0 }
 }
 
-/// Why `setStack` and `setTabs` run alone on their container: a reorder
-/// that keeps the set and the top (`[A, B, C]` → `[B, A, C]`), or the tabs and
-/// the selected one, changes the container without a single event, so the
+/// Why `setStack`, `setTabs` and `engine` run alone on their container: a
+/// reorder that keeps the set and the top (`[A, B, C]` → `[B, A, C]`), the
+/// tabs and the selected one, or a custom container's children and the shown
+/// ones, changes the container without a single event, so the
 /// replay could not place it among concurrent requests on the same container
 /// (a later `pop` or `select(i)` would reveal a different controller). Under
 /// the gate nothing else runs on that container between the moment the

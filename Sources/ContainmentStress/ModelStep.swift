@@ -89,7 +89,7 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
   var mayLeaveNoEvent: Bool {
     switch self {
     case .navigation, .tabs, .traits, .split: true
-    // A change to the children and views the container has (EngineKind never reorders kept children).
+    // A change that keeps the children and only reorders them (placed by time: `containerKey`).
     case .changeChildren: true
     // A dismissal that a window's root change (another family) overtook.
     case .dismiss: true
@@ -99,13 +99,18 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The built-in container whose order of requests the step depends on
+  /// The container whose order of requests the step depends on
   /// (`Checks.replay` places an eventless request among its container's
-  /// others by time), or nil.
+  /// others by time), or nil: a built-in one, or a custom container whose
+  /// children a step changes (an engine change may only reorder them).
   var containerKey: String? {
     switch self {
     case .navigation(let tree, _, _): "navigation\(tree)"
     case .tabs(let tree, _): "tabs\(tree)"
+    case .changeChildren(let container, _, _, _), .attach(let container, _), .detachForMove(let container, _),
+      .addSubview(let container, _), .transition(let container, _, _, _, _):
+      "children\(container)"
+    case .remove(let container, _) where container >= 0: "children\(container)"
     default: nil
     }
   }

@@ -8,9 +8,13 @@ struct ScopeTrees: Sendable {
   let containers: [Int]
   /// Every `K` leaf (a pool shared by the trees' `K`s).
   let leaves: [Int]
+  /// Per `K`: keeps each engine change apart from the other requests on
+  /// that `K` (an engine change may only reorder: see `StackGate`).
+  let gates: [StackGate]
 
   init(trees: Int, make: (String) -> Int) {
     containers = (0..<trees).map { make("K\($0)") }
+    gates = (0..<trees).map { _ in StackGate() }
     leaves = (0..<trees).flatMap { tree in (0..<3).map { make("KL\(tree).\($0)") } }
   }
 }
@@ -82,6 +86,9 @@ struct ScopeKind: OperationKind {
     let steps = StepLog()
     let members = Locked(ScopeMembers(container: index, before: [], after: []))
     let failure = Locked(Outcome.succeeded)
+    let gate = world.scoped.gates[world.scoped.containers.firstIndex(of: index)!]
+    guard await gate.enter(exclusive: false) else { return .cancelled }
+    defer { gate.leave(exclusive: false) }
     do {
       let handle = try await container.withTransaction { _ in
         func remove(_ child: Int) async throws {
@@ -195,12 +202,18 @@ struct EngineKind: OperationKind {
     let change = ChildrenChange(
       children: children.map { world[$0] }, shown: shown.map { world[$0] }, animated: animated,
       duration: operation.variant % 3 == 2 ? .milliseconds(1) : .zero)
+    // Alone on its container: a change that keeps the children and only
+    // reorders them leaves no event, and the replay places it by time.
+    let gate = world.scoped.gates[world.scoped.containers.firstIndex(of: index)!]
+    guard await gate.enter(exclusive: true) else { return .cancelled }
+    defer { gate.leave(exclusive: true) }
     let before = world[index].children.compactMap { world.indexByID[$0.node.id] }
+    let entered = run.now()
     do {
       let handle = try await world[index].changeChildren(change)
       run.register(
         handle.id, [.changeChildren(container: index, children: children, shown: shown, animated: animated)],
-        operation: operation.id,
+        operation: operation.id, window: entered...run.now(),
         scope: ScopeMembers(container: index, before: before, after: children))
       return .succeeded
     } catch {
