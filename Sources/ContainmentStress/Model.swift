@@ -242,6 +242,11 @@ struct Model: Sendable {
     }
     for child in removed { emit(child, .willMove(toParent: nil)) }
     for child in added { emit(child, .willMove(toParent: navigationIDs[tree])) }
+    if case .set = change {
+      endPresentations(from: removed, reason: .replaced)
+    } else {
+      endPresentations(from: removed, reason: .popped)
+    }
     let oldTop = old.last, newTop = new.last
     var pass = Pass(animated: animated)
     if oldTop != newTop {
@@ -282,6 +287,7 @@ struct Model: Sendable {
       deliverDid(start)
       stacks[tree] = Array(old.dropLast())
       emit(popping, .willMove(toParent: nil))
+      endPresentations(from: [popping], reason: .popped)
       emit(popping, .didMove(toParent: nil))
     } else {
       var back = Pass(animated: true)
@@ -396,6 +402,7 @@ struct Model: Sendable {
     for child in added { emit(container, .childAdded(ids[child])) }
     for child in removed { emit(child, .willMove(toParent: nil)) }
     for child in added { emit(child, .willMove(toParent: ids[container])) }
+    endPresentations(from: removed, reason: .replaced)
     let onScreen = isInWindow(container)
     let hidden = (old + added).filter { !shown.contains($0) && nodes[$0].installed }
     var pass = Pass(animated: animated)
@@ -418,6 +425,7 @@ struct Model: Sendable {
   /// (`moved`): the child's view leaves (disappearing if on screen), the
   /// child is unlinked, `childRemoved`, the did-hooks, `didMove(nil)`.
   private mutating func remove(parent: Int, child: Int, reason: RemovalReason) {
+    endPresentations(from: [child], reason: reason)
     var pass = Pass(animated: false)
     if nodes[child].installed {
       if isInWindow(parent) { begin(&pass, forwardingTargets(inViewOf: child), appearing: false) }
@@ -558,6 +566,7 @@ struct Model: Sendable {
       }
       for child in removed { emit(child, .willMove(toParent: nil)) }
       for child in added { emit(child, .willMove(toParent: tabIDs[tree])) }
+      endPresentations(from: removed, reason: .replaced)
       tabList[tree] = tabs
       switchTab(tree: tree, to: tabs[selected])
       for child in removed { nodes[child].installed = false }

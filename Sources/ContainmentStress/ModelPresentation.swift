@@ -11,9 +11,9 @@ struct ModelPresentation: Sendable, Hashable {
   /// The layer this presented controller took off screen, if `.fullScreen`.
   var coveredLayer: Int?
   /// The window it is shown in, named by the base of its presenter when it
-  /// was presented (a window's root). It stays there if its presenter
-  /// leaves: dismissing a presented controller does not dismiss what its
-  /// children present (P4 follows the chain of `presentedViewController`).
+  /// was presented (a window's root). A presentation ends when its
+  /// presenter leaves its place (`Model.endPresentations`), so it never
+  /// outlives that window's tree.
   var home: Int?
 }
 
@@ -32,9 +32,7 @@ extension Model {
 
   /// The window `index` is shown in, named as `ModelPresentation.home` names
   /// it: the home of the presented controller whose tree holds it, else the
-  /// base of its tree. A presented controller's children may present after
-  /// it left its presenter's window and was presented in another: what they
-  /// present goes to *their* window, not to the one of the chain's base now.
+  /// base of its tree.
   func home(of index: Int) -> Int {
     var current = index
     while true {
@@ -97,14 +95,52 @@ extension Model {
     deliverDid(hiding)
   }
 
-  /// P4: everything `presenter` presents leaves. Only the top of the chain
-  /// (will, did) and the layer the chain's first controller covered (will,
+  /// The controllers in `index`'s tree (containment only: itself first if
+  /// `includingSelf`, then its descendants in preorder) that present something.
+  func presenters(in index: Int, includingSelf: Bool) -> [Int] {
+    var found = includingSelf && nodes[index].presentation.presented != nil ? [index] : []
+    var stack = Array(nodes[index].children.reversed())
+    while let next = stack.popLast() {
+      if nodes[next].presentation.presented != nil { found.append(next) }
+      stack += nodes[next].children.reversed()
+    }
+    return found
+  }
+
+  /// §10: controllers leaving their place (removed from their parent, after
+  /// their `willMove(nil)`): what their trees present ends first, each a
+  /// dismissal that is not animated, saying `reason`.
+  mutating func endPresentations(from roots: [Int], reason: RemovalReason) {
+    for presenter in roots.flatMap({ presenters(in: $0, includingSelf: true) }) {
+      dismiss(above: presenter, animated: false, reason: reason)
+    }
+  }
+
+  /// The presenters inside the trees of the leaving presented controllers
+  /// `chain`, top of the chain first; a chain member's layer one of their
+  /// presentations covers is forgotten (it leaves with the chain).
+  private mutating func presentersInside(leaving chain: [Int]) -> [Int] {
+    let found = chain.reversed().flatMap { presenters(in: $0, includingSelf: false) }
+    for presenter in found {
+      guard let presented = nodes[presenter].presentation.presented,
+        let layer = nodes[presented].presentation.coveredLayer, chain.contains(layer)
+      else { continue }
+      nodes[presented].presentation.coveredLayer = nil
+    }
+    return found
+  }
+
+  /// P4: everything `presenter` presents leaves. What the chain's
+  /// controllers present from inside their trees is dismissed first (not
+  /// animated, top of the chain first). Only the top of the chain (will,
+  /// did) and the layer the chain's first controller covered (will,
   /// `viewIsAppearing`, did) get hooks; the controllers between leave
   /// `disappeared` without hooks; then each presenter hears `dismissed`.
-  private mutating func dismiss(above presenter: Int, animated: Bool) {
+  private mutating func dismiss(above presenter: Int, animated: Bool, reason: RemovalReason = .dismissed) {
     guard let first = nodes[presenter].presentation.presented else { return }
     var chain = [first]
     while let next = nodes[chain[chain.count - 1]].presentation.presented { chain.append(next) }
+    for nested in presentersInside(leaving: chain) { dismiss(above: nested, animated: false, reason: reason) }
     let top = chain[chain.count - 1]
     var leaving = Pass(animated: animated), returning = Pass(animated: animated)
     if isInWindow(top) { begin(&leaving, forwardingTargets(from: top), appearing: false) }
@@ -122,7 +158,7 @@ extension Model {
     }
     deliverDid(leaving)
     deliverDid(returning)
-    for presented in chain.reversed() { detachPresented(presented) }
+    for presented in chain.reversed() { detachPresented(presented, reason: reason) }
   }
 
   /// `presented` leaves its presenter, which hears `dismissed`.
@@ -132,10 +168,6 @@ extension Model {
       presenter, .dismissed(ids[presented], style: nodes[presented].presentation.style ?? .pageSheet, reason: reason))
     nodes[presenter].presentation.presented = nil
     nodes[presented].presentation = ModelPresentation()
-    // What its children present full screen covers it no more (`_endPresentation`).
-    for index in nodes.indices where nodes[index].presentation.coveredLayer == presented {
-      nodes[index].presentation.coveredLayer = nil
-    }
   }
 
   /// P6 (always animated): `viewWillDisappear`; finished, `viewDidDisappear`
@@ -151,6 +183,8 @@ extension Model {
     if onScreen { begin(&start, forwardingTargets(from: presented), appearing: false) }
     deliverWill(start)
     if finish {
+      // What it presents from inside its tree leaves first.
+      for nested in presentersInside(leaving: [presented]) { dismiss(above: nested, animated: false) }
       deliverDid(start)
       detachPresented(presented)
       return

@@ -41,15 +41,6 @@ enum OperationKinds {
     HungHookKind(),
   ]
 
-  /// Kinds left out of the default mix, run only when named with `--kinds`.
-  /// `presentFromChild` meets a runtime defect not fixed yet: a child
-  /// presents, then leaves its window while its presentation is up (a stack
-  /// leaf popped or moved to another tree, a presented parent dismissed and
-  /// presented in another window); the presentation stays behind in the
-  /// first window, and a later root change or teardown there delivers it
-  /// hooks after its event streams ended, or misses it.
-  static let optIn: Set<OperationKindName> = [.presentFromChild]
-
   static func kind(_ name: OperationKindName) -> any OperationKind {
     all.first { $0.name == name }!
   }
@@ -60,8 +51,7 @@ enum OperationKinds {
     if let chosen = options.kinds {
       kinds = all.filter { chosen.contains($0.name) }
     } else {
-      let mix = all.filter { !optIn.contains($0.name) }
-      kinds = options.profile == .full ? mix : mix.filter { $0.name != .toggleContainer }
+      kinds = options.profile == .full ? all : all.filter { $0.name != .toggleContainer }
     }
     let total = kinds.reduce(0) { $0 + $1.weight }
     while true {

@@ -144,10 +144,10 @@ extension World {
 /// times 2, plus 1 if animated (300 ms; never from a stack leaf's family,
 /// whose stack would wait for it).
 ///
-/// `presentFromChild` (opt-in, see ``OperationKinds/optIn``) presents only
-/// from a child that can leave its window while it presents: a `PD` (its
-/// presented parent is dismissed and presented elsewhere) or a stack leaf
-/// `V` (P7; the container kinds pop it and move it between trees). `present`
+/// `presentFromChild` presents only from a child that can leave its place
+/// while it presents: a `PD` (its presented parent is dismissed) or a stack
+/// leaf `V` (P7; the container kinds pop it and move it between trees); its
+/// presentation then ends in that same transaction (`Model.endPresentations`). `present`
 /// presents from the windows' roots, their kids and the `PC`s.
 struct PresentKind: OperationKind {
   var name = OperationKindName.present

@@ -562,10 +562,11 @@ struct InteractiveDismissalQueueTests {
     #expect(p.checkInvariants().isEmpty && s.checkInvariants().isEmpty && full.checkInvariants().isEmpty)
   }
 
-  /// P4, P1: a controller dismissed while a `.fullScreen` presentation from
-  /// its child covers it, then presented in another window, stays there when
-  /// that full-screen presentation is dismissed later (it covers it no more).
-  @Test func aCoveredLayerThatLeftIsNotBroughtBackByALaterDismissal_P4() async throws {
+  /// P4, §10: a presentation from inside a presented controller's tree (a
+  /// `.fullScreen` one from its child, covering it) ends first when that
+  /// controller is dismissed; the covered controller leaves without coming
+  /// back, and can be presented in another window with nothing left behind.
+  @Test func aPresentationFromInsideADismissedControllerEndsFirst_P4() async throws {
     let f = Fixture()
     let p = f.controller("P"), q = f.controller("Q"), s = f.controller("S"), c = f.controller("C"),
       full = f.controller("F")
@@ -575,28 +576,41 @@ struct InteractiveDismissalQueueTests {
     try await f.install(c, in: s)
     try await p.present(s, style: .pageSheet, animated: false)
     try await c.present(full, style: .fullScreen, animated: false)
-    try await p.dismiss(animated: false)
-    try await q.present(s, style: .formSheet, animated: false)
     _ = f.log.take()
-    try await c.dismiss(animated: false)
+    var events = c.events().makeAsyncIterator()
+    #expect(await events.next()?.kind == .subscribed(state: .disappeared, parent: s.node.id))
+    try await p.dismiss(animated: false)
     #expect(f.log.take() == ["F.viewWillDisappear", "F.viewDidDisappear"])
+    #expect(await events.next()?.kind == .dismissed(full.node.id, style: .fullScreen, reason: .dismissed))
+    #expect(full.presentingViewController == nil && c.presentedViewController == nil)
+    #expect(s.presentingViewController == nil && first.rootView.subviews.count == 1)
+    try await q.present(s, style: .formSheet, animated: false)
     #expect(
-      s.viewIfLoaded?.window === second && s.presentingViewController === q && full.presentingViewController == nil)
+      f.log.take() == [
+        "S.viewWillAppear", "C.viewWillAppear", "S.viewIsAppearing", "C.viewIsAppearing", "S.viewDidAppear",
+        "C.viewDidAppear",
+      ])
+    #expect(s.viewIfLoaded?.window === second && s.presentingViewController === q)
     #expect(first.rootView.subviews.count == 1)
     #expect(p.checkInvariants().isEmpty && q.checkInvariants(quiescent: true).isEmpty)
   }
 
   /// P1, P4: the layer a `.fullScreen` presentation took off screen comes
   /// back when it is dismissed, also if a `.fullScreen` presentation from its
-  /// own child has taken the dismissed controller itself off screen.
+  /// own child has taken the dismissed controller itself off screen: that
+  /// one, the top layer, is dismissed first.
   @Test func dismissingACoveredFullScreenPresentationBringsBackTheLayerItCovered_P1_P4() async throws {
     let f = Fixture()
     let (window, p, s, c, full) = try await coveredPresentation(f, style: .fullScreen)
     try await p.dismiss(animated: false)
-    #expect(f.log.take() == ["P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear"])
+    #expect(
+      f.log.take() == [
+        "F.viewWillDisappear", "F.viewDidDisappear", "P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear",
+      ])
     #expect(p.viewIfLoaded?.window === window && p.node.appearanceState == .appeared)
     #expect(
-      p.presentedViewController == nil && s.presentingViewController == nil && full.presentingViewController === c)
+      p.presentedViewController == nil && s.presentingViewController == nil && full.presentingViewController == nil
+        && c.presentedViewController == nil)
     #expect(p.checkInvariants(quiescent: true).isEmpty)
   }
 

@@ -43,8 +43,8 @@ extension ViewController {
     commit: (ChildrenChange) -> Void = { _ in },
     plan: ([any ViewController]) throws -> ChildrenChange
   ) async throws -> ChildrenChangeResult {
-    let (change, decision, oldChildren) = try TreeLock.withLock {
-      () -> (ChildrenChange, ChildrenDecision, [any ViewController]) in
+    let (change, decision, oldChildren, presenters) = try TreeLock.withLock {
+      () -> (ChildrenChange, ChildrenDecision, [any ViewController], [any ViewController]) in
       if node._isTornDown { throw ContainmentError.tornDown(node.id) }
       let change = try plan(node._children)
       // Kept only for a general change (an edit at the end never hides more
@@ -61,9 +61,11 @@ extension ViewController {
       }
       _link(decision)
       commit(change)
-      return (change, decision, oldChildren)
+      return (change, decision, oldChildren, decision.removed.flatMap { $0._presenters(includingSelf: true) })
     }
     await announce(decision, in: context)
+    // What the leaving children's trees present leaves with them (§10).
+    for presenter in presenters { await presenter.runDismissal(animated: false, reason: reason, context: context) }
 
     if isViewLoaded {
       for shown in change.shown { _ = await shown.controller.loadViewIfNeeded(in: context) }

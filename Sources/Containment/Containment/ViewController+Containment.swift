@@ -169,24 +169,37 @@ extension ViewController {
     async throws
   {
     var pass = AppearancePass(animated: false)
-    try TreeLock.withLock {
-      guard child.node._parent === self else { throw ContainmentError.noParent(child.node.id) }
-      if let childView = child.node._view, childView._superview != nil,
-        let view = node._view, view._isAncestorOrSelf(of: childView)
-      {
-        if childView._window() != nil {
-          pass._begin(AppearancePass._forwardingTargets(in: childView), isAppearing: false)
-        }
-        childView._unlink()
+    while true {
+      // What the child's tree presents leaves with it, first (§10).
+      let presenters = try TreeLock.withLock { () -> [any ViewController] in
+        guard child.node._parent === self else { throw ContainmentError.noParent(child.node.id) }
+        let presenters = child._presenters(includingSelf: true)
+        if presenters.isEmpty { _unlink(child, pass: &pass) }
+        return presenters
       }
-      // From the end: children come and go mostly there (a stack, a list
-      // being edited), so removal does not grow with older siblings.
-      if let index = node._children.lastIndex(where: { $0 === child }) { node._children.remove(at: index) }
-      child.node._detachFromParent()
+      if presenters.isEmpty { break }
+      for presenter in presenters { await presenter.runDismissal(animated: false, reason: reason, context: context) }
     }
     node.emit(.childRemoved(child.node.id, reason: reason), transaction: context.id)
     await pass.deliverAll(in: context)
     await child.didMove(toParent: nil)
+  }
+
+  /// Under the link lock: takes `child`'s view out (its disappearance
+  /// begun in `pass` if it was in a window) and unlinks it from this controller.
+  private nonisolated func _unlink(_ child: any ViewController, pass: inout AppearancePass) {
+    if let childView = child.node._view, childView._superview != nil,
+      let view = node._view, view._isAncestorOrSelf(of: childView)
+    {
+      if childView._window() != nil {
+        pass._begin(AppearancePass._forwardingTargets(in: childView), isAppearing: false)
+      }
+      childView._unlink()
+    }
+    // From the end: children come and go mostly there (a stack, a list
+    // being edited), so removal does not grow with older siblings.
+    if let index = node._children.lastIndex(where: { $0 === child }) { node._children.remove(at: index) }
+    child.node._detachFromParent()
   }
 
   /// Tells this controller it is about to move to `parent` (or, with nil, to

@@ -244,7 +244,8 @@ public final class ControllerNode: @unchecked Sendable {
   /// Under the link lock: ends this controller's presentation, on both
   /// sides of the link. Returns its presenter and style, for the `dismissed`
   /// event the caller emits once the lock is released; nil if it was not
-  /// presented. Every presentation ends through here.
+  /// presented. Every presentation ends through here, after what this
+  /// controller's tree presents has ended (`runDismissal`).
   func _endPresentation() -> (presenter: ControllerNode, style: PresentationStyle)? {
     guard let presenter = _presenting?.node else { return nil }
     let style = _presentationStyle ?? .pageSheet
@@ -253,18 +254,6 @@ public final class ControllerNode: @unchecked Sendable {
     HierarchyExclusion._treeChanged(from: _position().treeSlot, to: hierarchy)
     _presenting = nil
     _presentationStyle = nil
-    // A `.fullScreen` presentation from inside this tree that took its layer
-    // off screen covers it no more: a later dismissal of it must not bring
-    // this view back into its window (this controller may be shown elsewhere).
-    if let view = _view {
-      var stack = _children
-      while let next = stack.popLast() {
-        if let presented = next.node._presented, presented.node._coveredLayer?.view === view {
-          presented.node._coveredLayer = nil
-        }
-        stack += next.node._children
-      }
-    }
     _invalidatePositions()
     return (presenter, style)
   }

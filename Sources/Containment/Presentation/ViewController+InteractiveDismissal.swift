@@ -99,6 +99,9 @@ extension ViewController {
     let interrupted = await Self.animate(for: presentationDuration * remaining, on: environment, animations: nil)
 
     if finishes {
+      // What it presents from inside its tree leaves first (see `runDismissal`).
+      let nested = TreeLock.withLock { Self._presentersInside(leaving: [self]) }
+      for presenter in nested { await presenter.runDismissal(animated: false, context: context) }
       TreeLock.withLock { node._view?._unlink() }
       await start.deliverDid(in: context)
       let ended = TreeLock.withLock { () -> (presenter: ControllerNode, style: PresentationStyle)? in

@@ -46,6 +46,13 @@ extension ViewController {
   /// window's root, ``ContainmentError/presenterNotInWindow(_:)``,
   /// ``ContainmentError/alreadyPresenting(presenter:presented:)``,
   /// ``ContainmentError/childInFlight(_:)`` or ``ContainmentError/tornDown(_:)``.
+  ///
+  /// The presentation lasts while this controller keeps its place: when it
+  /// (or an ancestor) is removed from its parent, when the presented
+  /// controller it is inside is dismissed, or when its window's root is
+  /// replaced, the presentation ends in that same transaction as a dismissal
+  /// that is not animated, and the `dismissed` event gives that removal's
+  /// reason (popped, replaced, moved, faulted...).
   @discardableResult
   public nonisolated func present(
     _ controller: any ViewController, style: PresentationStyle = .pageSheet, animated: Bool
@@ -85,7 +92,7 @@ extension ViewController {
       return .completed(id: .next(), .success(.completed))
     }
     return try await Transaction.perform(on: .controller(presenter)) { context in
-      try await presenter.runDismissal(animated: animated, context: context)
+      await presenter.runDismissal(animated: animated, context: context)
     }
   }
 
@@ -151,9 +158,26 @@ extension ViewController {
 
   /// Dismisses everything this controller presents (P4).
   /// `reason` is what the `dismissed` events say (V4).
+  ///
+  /// What the chain's controllers present from inside their own trees (a
+  /// presented navigation stack's child presenting a sheet) is dismissed
+  /// first, not animated, top of the chain first: no presentation outlives
+  /// its presenter's place in the window.
+  @discardableResult
   nonisolated func runDismissal(animated: Bool, reason: RemovalReason = .dismissed, context: TransactionContext)
-    async throws -> TransitionOutcome
+    async -> TransitionOutcome
   {
+    let nested = TreeLock.withLock { () -> [any ViewController] in
+      var chain: [any ViewController] = []
+      var next = node._presented
+      while let current = next {
+        chain.append(current)
+        next = current.node._presented
+      }
+      return Self._presentersInside(leaving: chain)
+    }
+    for presenter in nested { await presenter.runDismissal(animated: false, reason: reason, context: context) }
+
     var leaving = AppearancePass(animated: animated)
     var returning = AppearancePass(animated: animated)
     let plan = TreeLock.withLock { () -> DismissalPlan? in
@@ -209,6 +233,37 @@ extension ViewController {
       entry.presenter.emit(.dismissed(entry.presented, style: entry.style, reason: reason), transaction: context.id)
     }
     return interrupted || Task.isCancelled ? .interrupted : .completed
+  }
+}
+
+extension ViewController {
+  /// Under the link lock: the controllers in this controller's tree
+  /// (containment only: itself first if `includingSelf`, then its
+  /// descendants in preorder) that present something.
+  nonisolated func _presenters(includingSelf: Bool) -> [any ViewController] {
+    var found: [any ViewController] = includingSelf && node._presented != nil ? [self] : []
+    var stack = Array(node._children.reversed())
+    while let next = stack.popLast() {
+      if next.node._presented != nil { found.append(next) }
+      stack += next.node._children.reversed()
+    }
+    return found
+  }
+
+  /// Under the link lock: the presenters inside the trees of presented
+  /// controllers that are all leaving (`chain`), top of the chain first —
+  /// each dismisses before them. A chain member's layer that one of those
+  /// presentations covers leaves with the chain: it is forgotten, so that
+  /// their dismissal does not bring it back.
+  nonisolated static func _presentersInside(leaving chain: [any ViewController]) -> [any ViewController] {
+    let presenters = chain.reversed().flatMap { $0._presenters(includingSelf: false) }
+    for presenter in presenters {
+      guard let presented = presenter.node._presented, let owner = presented.node._coveredLayer?.view._owner else {
+        continue
+      }
+      if chain.contains(where: { $0 === owner }) { presented.node._coveredLayer = nil }
+    }
+    return presenters
   }
 }
 

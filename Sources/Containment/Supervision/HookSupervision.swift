@@ -59,7 +59,7 @@ enum HookSupervision {
     case .presenter(let presenter):
       await request(on: .controller(presenter)) { context in
         guard TreeLock.withLock({ presenter.node._presented === controller }) else { return }
-        _ = try await presenter.runDismissal(animated: false, reason: .faulted, context: context)
+        await presenter.runDismissal(animated: false, reason: .faulted, context: context)
       }
     case .window(let window):
       await request(on: .window(window)) { context in
