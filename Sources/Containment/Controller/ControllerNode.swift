@@ -42,29 +42,15 @@ public final class ControllerNode: @unchecked Sendable {
   var _isFaulted = false
   var _environment: ContainmentEnvironment?
   var _treeEvents: Broadcaster<LifecycleEvent>?
-  var _preferredContentSize = Size.zero
-  /// What a navigation controller shows for this controller (title, back title).
-  var _navigationItem = NavigationItem()
+  /// The navigation item and preferred content size (`ContainerAttributes`).
+  var _containerAttributes = OutOfLine<ContainerAttributes>()
   /// Set while the controller is a window's root.
   weak var _window: Window?
   /// Set while a removal's hooks run after the controller was unlinked: where
   /// its events still go (its former ancestors' tree streams, E2).
   var _departure: Departure?
-  /// The controller this one presents (§10): held strongly, as a presenter
-  /// keeps what it presents.
-  var _presented: (any ViewController)?
-  /// The controller presenting this one; in the tree, it stands where a
-  /// parent would (events, clock, window, hierarchical exclusion).
-  weak var _presenting: (any ViewController)?
-  /// How this controller is presented, while it is.
-  var _presentationStyle: PresentationStyle?
-  var _isBeingPresented = false
-  var _isBeingDismissed = false
-  /// Told of interactive dismissals of this controller while presented.
-  weak var _presentationDelegate: (any PresentationControllerDelegate)?
-  /// For a `.fullScreen` presentation: the window layer it took off screen,
-  /// and the layer's index among the window's subviews.
-  var _coveredLayer: (view: View, index: Int)?
+  /// Presentation links, style and flags (`PresentationLinks`, §10).
+  var _presentation = OutOfLine<PresentationLinks>()
   /// This controller's place in its tree, derived from its parent's; nil
   /// until needed and whenever something it depends on changed.
   var _cachedPosition: TreePosition?
@@ -164,7 +150,7 @@ public final class ControllerNode: @unchecked Sendable {
   /// The size this controller would like its container to give it. Setting it
   /// tells the parent through `preferredContentSizeDidChange(forChild:)`
   /// (D2); use ``ViewController/setPreferredContentSize(_:)`` to await that.
-  package var preferredContentSize: Size { TreeLock.withLock { _preferredContentSize } }
+  package var preferredContentSize: Size { TreeLock.withLock { _containerAttributes.value.preferredContentSize } }
 
   // MARK: Lock-held helpers (call only inside TreeLock.withLock)
 

@@ -13,8 +13,8 @@ extension ViewController {
   /// travels up as far as containers pass it on.
   public nonisolated func setPreferredContentSize(_ size: Size) async {
     let parent = TreeLock.withLock { () -> (any ViewController)? in
-      guard node._preferredContentSize != size else { return nil }
-      node._preferredContentSize = size
+      guard node._containerAttributes.value.preferredContentSize != size else { return nil }
+      node._containerAttributes.value.preferredContentSize = size
       return node._parent
     }
     guard let parent else { return }

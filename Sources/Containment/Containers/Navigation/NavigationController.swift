@@ -79,7 +79,8 @@ public actor NavigationController: ViewController {
   public nonisolated var navigationBar: NavigationBarState {
     TreeLock.withLock {
       NavigationBarState(
-        isHidden: state._value.isNavigationBarHidden, items: node._children.map { $0.node._navigationItem })
+        isHidden: state._value.isNavigationBarHidden,
+        items: node._children.map { $0.node._containerAttributes.value.navigationItem })
     }
   }
 
