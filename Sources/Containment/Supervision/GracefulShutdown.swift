@@ -8,11 +8,7 @@
 public final class GracefulShutdown: Sendable {
   private struct State {
     var isRequested = false
-    var nextID = 0
-    var waiters: [Int: UnsafeContinuation<Void, Never>] = [:]
-    /// Issued ids not registered yet whose task was cancelled first.
-    var cancelled: Set<Int> = []
-    var unregistered: Set<Int> = []
+    var waiters = ParkedWaiters<UnsafeContinuation<Void, Never>>()
   }
   private let state = Locked(State())
 
@@ -26,8 +22,7 @@ public final class GracefulShutdown: Sendable {
   public func request() {
     let waiters = state.withLock { state -> [UnsafeContinuation<Void, Never>] in
       state.isRequested = true
-      defer { state.waiters.removeAll() }
-      return Array(state.waiters.values)
+      return state.waiters.take { _ in true }
     }
     for waiter in waiters { waiter.resume() }
   }
@@ -35,28 +30,18 @@ public final class GracefulShutdown: Sendable {
   /// Suspends until a shutdown is requested or the task is cancelled
   /// (returns at once if either already happened).
   func wait() async {
-    let id = state.withLock { state -> Int in
-      state.nextID += 1
-      state.unregistered.insert(state.nextID)
-      return state.nextID
-    }
+    let id = state.withLock { $0.waiters.issue() }
     await withTaskCancellationHandler {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
         let now = state.withLock { state -> Bool in
-          state.unregistered.remove(id)
-          if state.isRequested || state.cancelled.remove(id) != nil { return true }
-          state.waiters[id] = continuation
+          guard state.waiters.arrive(id), !state.isRequested else { return true }
+          state.waiters.park(id, continuation)
           return false
         }
         if now { continuation.resume() }
       }
     } onCancel: {
-      let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
-        if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
-        if state.unregistered.contains(id) { state.cancelled.insert(id) }
-        return nil
-      }
-      waiter?.resume()
+      state.withLock { $0.waiters.cancel(id) }?.resume()
     }
   }
 }

@@ -11,18 +11,12 @@ import Synchronization
 /// Continuations are resumed after the lock is released.
 enum IdleWaiters {
   private struct Waiter {
-    let id: UInt64
     let controller: any ViewController
     let continuation: UnsafeContinuation<Void, any Error>
   }
 
   private struct State {
-    var nextID: UInt64 = 0
-    var waiters: [Waiter] = []
-    /// Issued ids not registered yet: a cancellation that arrives first
-    /// leaves its id in `cancelled`, so the late registration fails at once.
-    var unregistered: Set<UInt64> = []
-    var cancelled: Set<UInt64> = []
+    var waiters = ParkedWaiters<Waiter>()
     /// Transactions dispatching the requests they deferred (after releasing
     /// their queue): until they are done, a deferred request may be about to
     /// take a queue.
@@ -36,33 +30,25 @@ enum IdleWaiters {
   /// Suspends until `controller`'s tree is idle (at once if it is). Throws
   /// `CancellationError` if the task is cancelled first.
   static func wait(for controller: any ViewController) async throws {
-    let id = state.withLock { state -> UInt64 in
-      state.nextID += 1
-      state.unregistered.insert(state.nextID)
-      return state.nextID
-    }
+    let id = state.withLock { $0.waiters.issue() }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
         let outcome = state.withLock { state -> Result<Void, any Error>? in
-          state.unregistered.remove(id)
-          if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
+          guard state.waiters.arrive(id) else { return .failure(CancellationError()) }
           if state.dispatchingDeferred == 0, TreeLock.withLock({ _isIdle(controller) }) { return .success(()) }
-          state.waiters.append(Waiter(id: id, controller: controller, continuation: continuation))
+          state.waiters.park(id, Waiter(controller: controller, continuation: continuation))
           waiting.add(1, ordering: .relaxed)
           return nil
         }
         if let outcome { continuation.resume(with: outcome) }
       }
     } onCancel: {
-      let continuation = state.withLock { state -> UnsafeContinuation<Void, any Error>? in
-        if let index = state.waiters.firstIndex(where: { $0.id == id }) {
-          waiting.subtract(1, ordering: .relaxed)
-          return state.waiters.remove(at: index).continuation
-        }
-        if state.unregistered.contains(id) { state.cancelled.insert(id) }
-        return nil
+      let waiter = state.withLock { state -> Waiter? in
+        let waiter = state.waiters.cancel(id)
+        if waiter != nil { waiting.subtract(1, ordering: .relaxed) }
+        return waiter
       }
-      continuation?.resume(throwing: CancellationError())
+      waiter?.continuation.resume(throwing: CancellationError())
     }
   }
 
@@ -86,16 +72,9 @@ enum IdleWaiters {
   private static func wakeIdle() {
     let ready = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
       guard state.dispatchingDeferred == 0 else { return [] }
-      var ready: [UnsafeContinuation<Void, any Error>] = []
-      TreeLock.withLock {
-        state.waiters.removeAll { waiter in
-          guard _isIdle(waiter.controller) else { return false }
-          ready.append(waiter.continuation)
-          return true
-        }
-      }
+      let ready = TreeLock.withLock { state.waiters.take { _isIdle($0.controller) } }
       waiting.subtract(ready.count, ordering: .relaxed)
-      return ready
+      return ready.map(\.continuation)
     }
     for continuation in ready { continuation.resume() }
   }
