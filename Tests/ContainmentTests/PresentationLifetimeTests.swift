@@ -144,4 +144,26 @@ struct PresentationLifetimeTests {
     #expect(window.rootView.subviews.count == 1)
     #expect(p.checkInvariants(quiescent: true).isEmpty)
   }
+
+  /// A presenter popped and dropped: it and what it presented are released
+  /// (the window keeps no layer of the ended presentation).
+  @Test func aPoppedPresenterAndItsPresentationAreReleased() async throws {
+    let f = Fixture()
+    let a = f.controller("A")
+    let window = makeWindow(clock: ManualClock())
+    let nav = try await f.onScreenNavigation([a], in: window)
+    weak var weakB: RecordingController?
+    weak var weakM: RecordingController?
+    do {
+      let b = f.controller("B"), m = f.controller("M")
+      weakB = b
+      weakM = m
+      try await nav.push(b, animated: false)
+      try await b.present(m, style: .formSheet, animated: false)
+      try await nav.pop(animated: false)
+    }
+    settleReleases()
+    #expect(weakB == nil && weakM == nil)
+    #expect(window.rootView.subviews.count == 1 && names(nav.viewControllers) == ["A"])
+  }
 }
