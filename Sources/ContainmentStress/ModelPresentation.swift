@@ -10,11 +10,6 @@ struct ModelPresentation: Sendable, Hashable {
   var covered = false
   /// The layer this presented controller took off screen, if `.fullScreen`.
   var coveredLayer: Int?
-  /// The window it is shown in, named by the base of its presenter when it
-  /// was presented (a window's root). A presentation ends when its
-  /// presenter leaves its place (`Model.endPresentations`), so it never
-  /// outlives that window's tree.
-  var home: Int?
 }
 
 extension Model {
@@ -30,21 +25,11 @@ extension Model {
     }
   }
 
-  /// The window `index` is shown in, named as `ModelPresentation.home` names
-  /// it: the home of the presented controller whose tree holds it, else the
-  /// base of its tree.
-  func home(of index: Int) -> Int {
-    var current = index
-    while true {
-      let node = nodes[current]
-      if node.presentation.presenting != nil, let home = node.presentation.home { return home }
-      guard let parent = node.parent else { return base(of: current) }
-      current = parent
-    }
-  }
-
   /// The controller at the bottom of `index`'s presentation chains and
   /// containment: a window's root, or the controller a chain starts from.
+  /// A presentation ends when its presenter leaves its place
+  /// (`endPresentations`), so a presented controller is always in the
+  /// window of its base.
   func base(of index: Int) -> Int {
     var current = index
     while let next = nodes[current].presentation.presenting ?? nodes[current].parent { current = next }
@@ -79,7 +64,7 @@ extension Model {
     else { throw Refusal(description: "#\(presenter) cannot present #\(presented)") }
     let layer = style.hidesPresenter ? layer(of: presenter) : nil
     nodes[presenter].presentation.presented = presented
-    nodes[presented].presentation = ModelPresentation(presenting: presenter, style: style, home: home(of: presenter))
+    nodes[presented].presentation = ModelPresentation(presenting: presenter, style: style)
     emit(presenter, .presented(ids[presented], style: style))
     var hiding = Pass(animated: animated), appearing = Pass(animated: animated)
     if let layer { begin(&hiding, forwardingTargets(from: layer), appearing: false) }
@@ -207,7 +192,7 @@ extension Model {
     }
     if let old {
       let presented = nodes.indices.filter {
-        nodes[$0].presentation.presenting != nil && nodes[$0].presentation.home == old
+        nodes[$0].presentation.presenting != nil && base(of: $0) == old
       }
       var pass = Pass(animated: false)
       for layer in presented where !nodes[layer].presentation.covered {
@@ -269,16 +254,6 @@ extension Model {
     for index in nodes.indices where nodes[index].presentation.style?.hidesPresenter == true {
       let covering = nodes[index].presentation.presenting.flatMap { self.layer(of: $0) }
       nodes[index].presentation.coveredLayer = covering.flatMap { nodes[$0].presentation.covered ? $0 : nil }
-    }
-    // A chain is in the window of its top (never off screen).
-    let windows = world.windows + world.hop.windows + world.presentation.windows
-    for index in nodes.indices where nodes[index].presentation.presenting != nil {
-      var top = index
-      while let next = nodes[top].presentation.presented { top = next }
-      let window = world[top].viewIfLoaded?.window
-      nodes[index].presentation.home = windows.first { $0 === window }?.rootViewController.flatMap {
-        world.indexByID[$0.node.id]
-      }
     }
   }
 }
