@@ -17,6 +17,9 @@ struct ScopeTrees: Sendable {
     gates = (0..<trees).map { _ in StackGate() }
     leaves = (0..<trees).flatMap { tree in (0..<3).map { make("KL\(tree).\($0)") } }
   }
+
+  /// The gate of `K` at world index `container`.
+  func gate(of container: Int) -> StackGate { gates[containers.firstIndex(of: container)!] }
 }
 
 /// Who a custom container's change touches: its container, the children it
@@ -86,7 +89,7 @@ struct ScopeKind: OperationKind {
     let steps = StepLog()
     let members = Locked(ScopeMembers(container: index, before: [], after: []))
     let failure = Locked(Outcome.succeeded)
-    let gate = world.scoped.gates[world.scoped.containers.firstIndex(of: index)!]
+    let gate = world.scoped.gate(of: index)
     guard await gate.enter(exclusive: false) else { return .cancelled }
     defer { gate.leave(exclusive: false) }
     do {
@@ -204,7 +207,7 @@ struct EngineKind: OperationKind {
       duration: operation.variant % 3 == 2 ? .milliseconds(1) : .zero)
     // Alone on its container: a change that keeps the children and only
     // reorders them leaves no event, and the replay places it by time.
-    let gate = world.scoped.gates[world.scoped.containers.firstIndex(of: index)!]
+    let gate = world.scoped.gate(of: index)
     guard await gate.enter(exclusive: true) else { return .cancelled }
     defer { gate.leave(exclusive: true) }
     let before = world[index].children.compactMap { world.indexByID[$0.node.id] }

@@ -6,6 +6,4 @@ struct ContainerAttributes: OutOfLineValue {
   /// What a navigation controller shows for this controller (title, back title).
   var navigationItem = NavigationItem()
   var preferredContentSize = Size.zero
-
-  init() {}
 }

@@ -17,8 +17,6 @@ struct PresentationLinks: OutOfLineValue {
   /// For a `.fullScreen` presentation: the window layer it took off screen,
   /// and the layer's index among the window's subviews.
   var coveredLayer: (view: View, index: Int)?
-
-  init() {}
 }
 
 extension ControllerNode {

@@ -167,24 +167,23 @@ extension ViewController {
   nonisolated func runDismissal(animated: Bool, reason: RemovalReason = .dismissed, context: TransactionContext)
     async -> TransitionOutcome
   {
-    let nested = TreeLock.withLock { () -> [any ViewController] in
+    // The chain stays as it is meanwhile: requests from the nested
+    // dismissals' hooks are queued behind this transaction (R2).
+    let (chain, nested) = TreeLock.withLock { () -> ([any ViewController], [any ViewController]) in
       var chain: [any ViewController] = []
       var next = node._presented
       while let current = next {
         chain.append(current)
         next = current.node._presented
       }
-      return Self._presentersInside(leaving: chain)
+      return (chain, Self._presentersInside(leaving: chain))
     }
+    guard let first = chain.first, let top = chain.last else { return .completed }
     for presenter in nested { await presenter.runDismissal(animated: false, reason: reason, context: context) }
 
     var leaving = AppearancePass(animated: animated)
     var returning = AppearancePass(animated: animated)
-    let plan = TreeLock.withLock { () -> DismissalPlan? in
-      guard let first = node._presented else { return nil }
-      var chain = [first]
-      while let next = chain[chain.count - 1].node._presented { chain.append(next) }
-      let top = chain[chain.count - 1]
+    let plan = TreeLock.withLock { () -> DismissalPlan in
       let window = top.node._view?._window()
       top.node._isBeingDismissed = true
       if let view = top.node._view, view._window() != nil {
@@ -200,7 +199,6 @@ extension ViewController {
       }
       return DismissalPlan(chain: chain, window: window, layer: layer, environment: node._resolvedEnvironment())
     }
-    guard let plan else { return .completed }
     await leaving.deliverWill(in: context)
     await returning.deliverWill(in: context)
     await returning.deliverIsAppearing(in: context)

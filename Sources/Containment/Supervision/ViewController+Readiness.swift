@@ -15,10 +15,11 @@ extension ViewController {
     case .idle:
       try await IdleWaiters.wait(for: self)
     case .faulted:
-      // Subscribed first, then read: a fault between the two is on the stream.
+      // Subscribed first, then read (a fault between the two is on the
+      // stream); read again on every event, so one lost to the buffer is not missed.
       for await event in events(policy: .keepNewest(64)) {
         if case .hookTimedOut = event.kind { return }
-        if case .subscribed = event.kind, isFaulted { return }
+        if isFaulted { return }
       }
       try Task.checkCancellation()
       throw ContainmentError.tornDown(node.id)

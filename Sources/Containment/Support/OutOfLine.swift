@@ -23,7 +23,4 @@ struct OutOfLine<Value: OutOfLineValue> {
     }
     set { box = .value(newValue) }
   }
-
-  /// Back to the default, freeing the box.
-  mutating func reset() { box = nil }
 }
