@@ -211,10 +211,19 @@ struct Checks {
     var streams: [Int: [LifecycleEvent]] = [:]
     var observed: [TransactionID: Observed] = [:]
     var problems = 0
+    var dismissCalls = history.dismissCalls
     for index in replayed {
       let all = history.events[index].filter {
         guard $0.timestamp >= history.replayStart, $0.timestamp < history.replayEnd else { return false }
         if case .traitCollectionDidChange = $0.kind { return splitColumns.contains(index) }
+        if $0.transaction == nil, $0.kind == .callIgnored(.nothingToDismiss),
+          let call = dismissCalls.firstIndex(where: { [event = $0] in
+            $0.controller == index && $0.start <= event.timestamp && event.timestamp <= $0.end
+          })
+        {
+          dismissCalls.remove(at: call)  // A dismissal whose presenter stopped presenting before it looked.
+          return false
+        }
         return true
       }
       for lane in [index * 2, index * 2 + 1] {

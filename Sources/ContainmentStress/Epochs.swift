@@ -130,6 +130,7 @@ actor EpochChecker {
     epoch.final = cut.snapshot
     epoch.registered = cut.recorded.transactions
     epoch.unidentified = cut.recorded.unidentified
+    epoch.dismissCalls = cut.recorded.dismissCalls
     epoch.watched = cut.recorded.watched
     epoch.records = cut.recorded.records
     epoch.snapshots = [start]

@@ -26,6 +26,7 @@ struct History: Sendable {
   var final: Model
   var registered: [TransactionID: RegisteredTransaction] = [:]
   var unidentified: [UnidentifiedRequest] = []
+  var dismissCalls: [DismissCall] = []
   /// The quiescent point the epoch starts from: where the reducer starts its trials.
   var snapshots: [(Duration, Model)] = []
   var records: [OperationRecord] = []
@@ -72,6 +73,7 @@ struct History: Sendable {
     kept.hookLogs = kept.events.map { _ in [] }
     kept.registered = [:]
     kept.unidentified = []
+    kept.dismissCalls = []
     kept.watched = []
     return kept
   }

@@ -214,10 +214,14 @@ struct DismissKind: OperationKind {
     let caller = operation.targets[0]
     guard let family = world.family(of: caller) else { return .failed("no family") }
     return await world.inFamily(family, of: caller, exclusive: true) {
-      // Nothing else in the family runs: the routing read here is the one `dismiss` makes.
+      // Nothing else in the family runs: the routing read here is the one
+      // `dismiss` makes, unless a change of the presenter's own container
+      // (not in the family) ends its presentation first (`DismissCall`).
       let controller = world[caller]
       let routed = controller.presentedViewController != nil ? controller : controller.presentingViewController
       guard let routed, let presenter = world.indexByID[routed.node.id] else { return .failed("nothing to dismiss") }
+      let start = run.now()
+      defer { run.dismissCalls.withLock { $0.append(DismissCall(controller: caller, start: start, end: run.now())) } }
       do {
         let handle = try await controller.dismiss(animated: operation.variant == 1)
         run.register(

@@ -43,6 +43,17 @@ struct UnidentifiedRequest: Sendable {
   var end: Duration
 }
 
+/// A `dismiss(animated:)` call from outside any transaction: if what it
+/// routed to stopped presenting before it looked (an unrelated removal of
+/// the presenter ends its presentation), the call is ignored with a
+/// `callIgnored(.nothingToDismiss)` event outside any transaction, which
+/// this window explains.
+struct DismissCall: Sendable {
+  var controller: Int
+  var start: Duration
+  var end: Duration
+}
+
 /// A broken expectation found while the workload runs (an error that should
 /// have been thrown and was not, a wrong error, ...).
 struct Finding: Sendable, CustomStringConvertible {
@@ -77,6 +88,7 @@ final class Run: Sendable {
   let checkProgress: Locked<CheckProgress>
   let transactions = Locked<[TransactionID: RegisteredTransaction]>([:])
   let unidentified = Locked<[UnidentifiedRequest]>([])
+  let dismissCalls = Locked<[DismissCall]>([])
   let records = Locked<[OperationRecord]>([])
   let findings = Locked<[Finding]>([])
   fileprivate let counters = Locked<Counters>(Counters())
@@ -185,6 +197,7 @@ extension Run {
   struct Recorded: Sendable {
     var transactions: [TransactionID: RegisteredTransaction] = [:]
     var unidentified: [UnidentifiedRequest] = []
+    var dismissCalls: [DismissCall] = []
     var records: [OperationRecord] = []
     var findings: [Finding] = []
     /// Requests made from inside hooks: did each succeed (nil: still pending)?
@@ -200,7 +213,8 @@ extension Run {
       }
     }
     return Recorded(
-      transactions: take(transactions, [:]), unidentified: take(unidentified, []), records: take(records, []),
+      transactions: take(transactions, [:]), unidentified: take(unidentified, []),
+      dismissCalls: take(dismissCalls, []), records: take(records, []),
       findings: take(findings, []), watched: take(watched, []).map { ($0.0, $0.1()) })
   }
 
