@@ -6,8 +6,12 @@ import Synchronization
 ///
 /// Why one lock: cycle checks, "does this child already have a parent", moves
 /// between containers and invariant checks must read several controllers'
-/// links at one instant (DESIGN-NOTES force 3). Reading actor state one actor at
-/// a time is racy; a single short critical section is not.
+/// links at one instant. Reading actor state one actor at a time is racy; a
+/// single short critical section is not.
+///
+/// A `SpinYieldLock`: no critical section waits for anything, so a waiter
+/// spins (yielding its thread after a bounded spin) instead of sleeping in
+/// the kernel.
 ///
 /// Rules (CONCURRENCY.md, "The link lock"):
 /// - held only for synchronous bookkeeping, never across a hook call, an
@@ -17,9 +21,7 @@ import Synchronization
 /// - every `nonisolated(unsafe)`-style field documented as "guarded by
 ///   `TreeLock`" is read and written only inside `TreeLock.withLock`.
 enum TreeLock {
-  // A one-byte payload, not Void: a zero-sized stored value shares its address
-  // with the mutex pointer, and TSan then reports the inout access to it.
-  private static let mutex = Locked<UInt8>(0)
+  private static let lock = SpinYieldLock()
   /// Link updates handed over by `deinit`s (see ``afterRelease(_:)``).
   private static let released = Locked<[@Sendable () -> Void]>([])
   private static let releasedCount = Atomic<Int>(0)
@@ -29,10 +31,10 @@ enum TreeLock {
   /// `deinit`s run first, so `body` never sees links of a released object.
   @inline(__always)
   static func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try mutex.withLock { _ in
-      if releasedCount.load(ordering: .acquiring) > 0 { runReleased() }
-      return try body()
-    }
+    lock.lock()
+    defer { lock.unlock() }
+    if releasedCount.load(ordering: .acquiring) > 0 { runReleased() }
+    return try body()
   }
 
   /// Hands over a link update a `deinit` must make (a released window takes

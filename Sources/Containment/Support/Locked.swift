@@ -60,10 +60,7 @@ final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
         mutex.initialize(to: pthread_mutex_t())
         #if canImport(Glibc)
           // Adaptive: a contended lock spins briefly before it sleeps in the
-          // kernel. Every critical section here is a few hundred nanoseconds, so
-          // the holder is almost always done before the spin ends; without it,
-          // two trees driven from two cores spent a third of their time in futex
-          // waits on the link lock (BENCHMARKS.md, "What limits the figures that miss").
+          // kernel; every critical section here is short.
           var attributes = pthread_mutexattr_t()
           pthread_mutexattr_init(&attributes)
           pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))

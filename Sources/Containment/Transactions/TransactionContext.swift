@@ -1,8 +1,8 @@
-/// The transaction a task is running, found through a task-local (DESIGN-NOTES
-/// force 5). It is an *owner token*, not a flag: a task created inside a
-/// transaction inherits it, but it counts only while its transaction is still
-/// the one holding its queue (`isRunning`), so a stale copy in a task that
-/// outlives the transaction is ignored.
+/// The transaction a task is running, found through a task-local. It is an
+/// *owner token*, not a flag: a task created inside a transaction inherits
+/// it, but it counts only while its transaction is still the one holding its
+/// queue (`isRunning`), so a stale copy in a task that outlives the
+/// transaction is ignored.
 final class TransactionContext: Sendable {
   /// The transaction's id; every event it causes carries it.
   let id: TransactionID
