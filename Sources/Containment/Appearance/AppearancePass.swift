@@ -113,18 +113,37 @@ struct AppearancePass: Sendable {
     return result
   }
 
+  /// Under the link lock: what `_forwardingTargets(from:)` returns after
+  /// `controller` itself (nothing, and no allocation, for a leaf).
+  static func _forwardingDescendants(of controller: any ViewController) -> [any ViewController] {
+    var result: [any ViewController] = []
+    _appendForwarding(from: controller, into: &result, includingRoot: false)
+    return result
+  }
+
   /// Iterative (each controller before its children, children in order), so
   /// a tree of any depth is walked without growing the stack.
-  private static func _appendForwarding(from controller: any ViewController, into result: inout [any ViewController]) {
-    var stack: [any ViewController] = [controller]
+  private static func _appendForwarding(
+    from controller: any ViewController, into result: inout [any ViewController], includingRoot: Bool = true
+  ) {
+    if includingRoot { result.append(controller) }
+    var stack: [any ViewController] = []
+    _pushForwardedChildren(of: controller, onto: &stack)
     while let next = stack.popLast() {
       result.append(next)
-      guard next.shouldAutomaticallyForwardAppearanceMethods, let view = next.node._view else { continue }
-      for child in next.node._children.reversed() {
-        guard let childView = child.node._view, childView._superview != nil, view._isAncestorOrSelf(of: childView)
-        else { continue }
-        stack.append(child)
-      }
+      _pushForwardedChildren(of: next, onto: &stack)
+    }
+  }
+
+  /// The children of `controller` that its appearance forwards to, pushed in
+  /// reverse order (popped in `children` order).
+  private static func _pushForwardedChildren(of controller: any ViewController, onto stack: inout [any ViewController])
+  {
+    guard controller.shouldAutomaticallyForwardAppearanceMethods, let view = controller.node._view else { return }
+    for child in controller.node._children.reversed() {
+      guard let childView = child.node._view, childView._superview != nil, view._isAncestorOrSelf(of: childView)
+      else { continue }
+      stack.append(child)
     }
   }
 }

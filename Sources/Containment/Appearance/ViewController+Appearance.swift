@@ -32,7 +32,7 @@ extension ViewController {
       if isAppearing, node._parent == nil, node._window == nil { return .appearingWithoutWindow }
       pass._begin([self], isAppearing: isAppearing, automatic: false)
       if !pass.isEmpty {
-        pass._begin(Array(AppearancePass._forwardingTargets(from: self).dropFirst()), isAppearing: isAppearing)
+        pass._begin(AppearancePass._forwardingDescendants(of: self), isAppearing: isAppearing)
       }
       return nil
     }
@@ -60,7 +60,7 @@ extension ViewController {
       let own = node._appearance.end()
       guard own.contains(where: { $0 == .didAppear || $0 == .didDisappear }) else { return [(self, own, animated)] }
       var plan: [Step] = [(self, own, animated)]
-      for descendant in AppearancePass._forwardingTargets(from: self).dropFirst() {
+      for descendant in AppearancePass._forwardingDescendants(of: self) {
         let state = descendant.node._appearance.state
         guard state == .appearing || state == .disappearing else { continue }
         plan.append((descendant, descendant.node._appearance.end(), animated))
