@@ -139,7 +139,9 @@ struct AppearancePass: Sendable {
   /// reverse order (popped in `children` order).
   private static func _pushForwardedChildren(of controller: any ViewController, onto stack: inout [any ViewController])
   {
-    guard controller.shouldAutomaticallyForwardAppearanceMethods, let view = controller.node._view else { return }
+    guard !controller.node._children.isEmpty, controller.shouldAutomaticallyForwardAppearanceMethods,
+      let view = controller.node._view
+    else { return }
     for child in controller.node._children.reversed() {
       guard let childView = child.node._view, childView._superview != nil, view._isAncestorOrSelf(of: childView)
       else { continue }
