@@ -85,7 +85,7 @@ extension NavigationController {
       return (environment, onScreen)
     }
     node.emit(.transitionBegan(from: popping.node.id, to: revealing.node.id, options: []), transaction: context.id)
-    if let delegate = TreeLock.withLock({ _delegate() }) {
+    if let delegate = currentDelegate() {
       await askDelegate(in: context) {
         await delegate.navigationController(self, willShow: revealing, animated: true)
       }
@@ -122,7 +122,7 @@ extension NavigationController {
       shown = popping
     }
     node.emit(.transitionEnded(from: popping.node.id, to: revealing.node.id, outcome: outcome), transaction: context.id)
-    if let delegate = TreeLock.withLock({ _delegate() }) {
+    if let delegate = currentDelegate() {
       await askDelegate(in: context) { await delegate.navigationController(self, didShow: shown, animated: true) }
     }
     if case .failure(let error) = decision { throw error }

@@ -153,11 +153,11 @@ extension NavigationController {
           ? .alreadyOnStack(joiner.node.id) : .alreadyChild(child: joiner.node.id, parent: parent.node.id)
       },
       willShow: { top, animated in
-        guard let delegate = TreeLock.withLock({ self._delegate() }) else { return }
+        guard let delegate = self.currentDelegate() else { return }
         await delegate.navigationController(self, willShow: top, animated: animated)
       },
       didShow: { top, animated in
-        guard let delegate = TreeLock.withLock({ self._delegate() }) else { return }
+        guard let delegate = self.currentDelegate() else { return }
         await delegate.navigationController(self, didShow: top, animated: animated)
       }
     ) { stack in

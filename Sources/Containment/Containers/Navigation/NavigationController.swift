@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A container that shows a stack of controllers, one at a time (N1–N8):
 /// UIKit's `UINavigationController`, as an actor.
 ///
@@ -59,6 +61,9 @@ public actor NavigationController: ViewController {
   /// How long an animated push or pop waits on the tree's clock.
   public nonisolated let transitionDuration: Duration
   nonisolated let state = TreeGuarded(NavigationState())
+  /// Set when a delegate is first set: until then a push or a pop finds no
+  /// delegate to ask without taking the link lock.
+  private nonisolated let hasHadDelegate = Atomic<Bool>(false)
 
   /// Creates an empty navigation controller; give it a stack with
   /// ``setViewControllers(_:animated:)`` or ``push(_:animated:)``.
@@ -89,7 +94,10 @@ public actor NavigationController: ViewController {
   /// delegate it read when it started each step.
   public nonisolated var delegate: (any NavigationControllerDelegate)? {
     get { TreeLock.withLock { state._value.delegate } }
-    set { TreeLock.withLock { state._value.delegate = newValue } }
+    set {
+      if newValue != nil { hasHadDelegate.store(true, ordering: .sequentiallyConsistent) }
+      TreeLock.withLock { state._value.delegate = newValue }
+    }
   }
 
   /// Shows or hides the bar. Synchronous: the top's view is re-pinned to the
@@ -145,4 +153,10 @@ public actor NavigationController: ViewController {
 
   /// Under the link lock: the delegate.
   nonisolated func _delegate() -> (any NavigationControllerDelegate)? { state._value.delegate }
+
+  /// The delegate now, for a step about to ask it.
+  nonisolated func currentDelegate() -> (any NavigationControllerDelegate)? {
+    guard hasHadDelegate.load(ordering: .sequentiallyConsistent) else { return nil }
+    return TreeLock.withLock { _delegate() }
+  }
 }
