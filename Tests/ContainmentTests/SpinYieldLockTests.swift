@@ -7,27 +7,43 @@ import Testing
 /// that ran while another held the lock would lose updates or see the
 /// other's `inside` flag (and Thread Sanitizer would report the race).
 private final class Guarded: @unchecked Sendable {
-  let lock = SpinYieldLock()
+  let lock: SpinYieldLock
   var count = 0
   var inside = false
   var overlaps = 0
+
+  init(lock: consuming SpinYieldLock = SpinYieldLock()) { self.lock = lock }
+
+  /// `rounds` sections on each of `threads` threads.
+  func hammer(threads: Int, rounds: Int) {
+    DispatchQueue.concurrentPerform(iterations: threads) { _ in
+      for _ in 0..<rounds {
+        lock.lock()
+        if inside { overlaps += 1 }
+        inside = true
+        count += 1
+        inside = false
+        lock.unlock()
+      }
+    }
+  }
 }
 
 @Suite struct SpinYieldLockTests {
   @Test func sectionsOnManyThreadsNeverOverlapAndLoseNoUpdate() {
     let guarded = Guarded()
-    let threads = 4, rounds = 20_000
-    DispatchQueue.concurrentPerform(iterations: threads) { _ in
-      for _ in 0..<rounds {
-        guarded.lock.lock()
-        if guarded.inside { guarded.overlaps += 1 }
-        guarded.inside = true
-        guarded.count += 1
-        guarded.inside = false
-        guarded.lock.unlock()
-      }
-    }
+    guarded.hammer(threads: 4, rounds: 20_000)
     #expect(guarded.overlaps == 0)
-    #expect(guarded.count == threads * rounds)
+    #expect(guarded.count == 4 * 20_000)
+  }
+
+  /// Waiters that sleep at once: every contended section parks its waiter,
+  /// and a release that missed a sleeper would leave it asleep for good
+  /// (the test would never end).
+  @Test func waitersThatSleepAreWokenAndLoseNoUpdate() {
+    let guarded = Guarded(lock: SpinYieldLock(spinsBeforeYield: 0, yieldsBeforeSleeping: 0))
+    guarded.hammer(threads: 8, rounds: 5_000)
+    #expect(guarded.overlaps == 0)
+    #expect(guarded.count == 8 * 5_000)
   }
 }
