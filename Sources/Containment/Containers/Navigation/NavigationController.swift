@@ -151,12 +151,9 @@ public actor NavigationController: ViewController {
     ChildPlacement(insets: EdgeInsets(top: state._value.isNavigationBarHidden ? 0 : NavigationBarState.height))
   }
 
-  /// Under the link lock: the delegate.
-  nonisolated func _delegate() -> (any NavigationControllerDelegate)? { state._value.delegate }
-
   /// The delegate now, for a step about to ask it.
   nonisolated func currentDelegate() -> (any NavigationControllerDelegate)? {
     guard hasHadDelegate.load(ordering: .sequentiallyConsistent) else { return nil }
-    return TreeLock.withLock { _delegate() }
+    return TreeLock.withLock { state._value.delegate }
   }
 }
