@@ -37,11 +37,9 @@ private final class Guarded: @unchecked Sendable {
     #expect(guarded.count == 4 * 20_000)
   }
 
-  /// Waiters that sleep at once: every contended section parks its waiter,
-  /// and a release that missed a sleeper would leave it asleep for good
-  /// (the test would never end).
+  /// Waiters that sleep at once, in the OS lock, instead of trying again.
   @Test func waitersThatSleepAreWokenAndLoseNoUpdate() {
-    let guarded = Guarded(lock: SpinYieldLock(spinsBeforeYield: 0, yieldsBeforeSleeping: 0))
+    let guarded = Guarded(lock: SpinYieldLock(triesBeforeSleeping: 0))
     guarded.hammer(threads: 8, rounds: 5_000)
     #expect(guarded.overlaps == 0)
     #expect(guarded.count == 8 * 5_000)

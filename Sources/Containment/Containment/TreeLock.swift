@@ -10,8 +10,7 @@ import Synchronization
 /// single short critical section is not.
 ///
 /// A `SpinYieldLock`: no critical section waits for anything, so a waiter
-/// spins (yielding its thread now and then) and sleeps only when its holder
-/// was preempted.
+/// retries for a few microseconds before it sleeps.
 ///
 /// Rules (CONCURRENCY.md, "The link lock"):
 /// - held only for synchronous bookkeeping, never across a hook call, an

@@ -13,30 +13,36 @@ import Synchronization
 #endif
 
 /// A lock for critical sections that are short and never block: a waiter
-/// spins, yielding its thread now and then, and only a waiter that has
-/// waited far longer than any critical section lasts goes to sleep (its
-/// holder was preempted: more threads than cores). So in the common case a
-/// release never pays for a wake-up, and a thread that waits long burns no
-/// CPU.
+/// retries for a few microseconds, yielding its thread now and then, before
+/// it sleeps in the OS lock. In the common case a waiter never sleeps, so a
+/// release never pays for a wake-up; a waiter whose holder was preempted
+/// (more threads than cores) sleeps and burns no CPU.
 ///
-/// Why not a mutex: the link lock is taken a few dozen times per push+pop by
-/// every tree in the process. A pthread mutex whose waiter went to sleep
-/// stays in its contended state, and from then on every release is a futex
-/// wake: two trees on two cores had less throughput than one
-/// (BENCHMARKS.md, "What limits the figures that miss").
+/// Why not a plain mutex: the link lock is taken a few dozen times per
+/// push+pop by every tree in the process. A pthread mutex (even glibc's
+/// adaptive one) puts a contended waiter to sleep almost at once, and once a
+/// waiter has slept every release is a futex wake: two trees on two cores
+/// had less throughput than one (BENCHMARKS.md, "What limits the figures
+/// that miss").
+///
+/// Why an OS lock underneath rather than an `Atomic` flag: the release must
+/// be a call the optimizer cannot see through. Swift's reference-counting
+/// optimizer moves a retain of a value read inside the section past an
+/// inlined atomic store, so `withLock { node._children }` retained the
+/// array after the release, when another thread could already have replaced
+/// and freed it (a crash the stress harness found). A call into the C
+/// library may release anything, so no retain moves past it.
 ///
 /// Only for sections that run no user code, never suspend and never wait
-/// for anything. Thread Sanitizer sees the acquire and release of the flag
-/// and the parking mutex and condition.
-///
-/// On Apple platforms it is an `os_unfair_lock`, which donates the waiter's
-/// priority to the holder (a spinning waiter could starve a holder of lower
-/// quality of service); on Windows an `SRWLOCK`.
+/// for anything.
 struct SpinYieldLock: ~Copyable, @unchecked Sendable {
   #if canImport(Darwin)
     private let unfair: UnsafeMutablePointer<os_unfair_lock>
 
-    init(spinsBeforeYield: Int = 2_000, yieldsBeforeSleeping: Int = 8) {
+    /// `os_unfair_lock` spins briefly itself and donates the waiter's
+    /// priority to the holder (a spinning waiter could starve a holder of
+    /// lower quality of service).
+    init(triesBeforeSleeping: Int = 0) {
       unfair = .allocate(capacity: 1)
       unfair.initialize(to: os_unfair_lock())
     }
@@ -51,7 +57,7 @@ struct SpinYieldLock: ~Copyable, @unchecked Sendable {
   #elseif os(Windows)
     private let srw: UnsafeMutablePointer<SRWLOCK>
 
-    init(spinsBeforeYield: Int = 2_000, yieldsBeforeSleeping: Int = 8) {
+    init(triesBeforeSleeping: Int = 0) {
       srw = .allocate(capacity: 1)
       InitializeSRWLock(srw)
     }
@@ -64,80 +70,47 @@ struct SpinYieldLock: ~Copyable, @unchecked Sendable {
     @inline(__always)
     func unlock() { ReleaseSRWLockExclusive(srw) }
   #else
-    private let held = Atomic<Bool>(false)
-    /// Waiters asleep (or about to sleep) on `wakeup`.
-    private let sleepers = Atomic<Int>(0)
-    private let parking: UnsafeMutablePointer<pthread_mutex_t>
-    private let wakeup: UnsafeMutablePointer<pthread_cond_t>
-    /// Reads of the flag between two yields: a few microseconds, longer than
-    /// a critical section, far shorter than a scheduler time slice.
-    private let spinsBeforeYield: Int
-    private let yieldsBeforeSleeping: Int
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let triesBeforeSleeping: Int
+    /// Read (never written) between tries: a pause that touches no shared
+    /// cache line the holder writes.
+    private let pause = Atomic<Int>(0)
 
-    /// The defaults suit the link lock; tests make waiters sleep at once.
-    init(spinsBeforeYield: Int = 2_000, yieldsBeforeSleeping: Int = 8) {
-      self.spinsBeforeYield = spinsBeforeYield
-      self.yieldsBeforeSleeping = yieldsBeforeSleeping
-      parking = .allocate(capacity: 1)
-      parking.initialize(to: pthread_mutex_t())
-      pthread_mutex_init(parking, nil)
-      wakeup = .allocate(capacity: 1)
-      wakeup.initialize(to: pthread_cond_t())
-      pthread_cond_init(wakeup, nil)
+    /// The default suits the link lock (a few microseconds of tries); tests
+    /// make waiters sleep at once.
+    init(triesBeforeSleeping: Int = 100) {
+      self.triesBeforeSleeping = triesBeforeSleeping
+      mutex = .allocate(capacity: 1)
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
     }
 
     deinit {
-      pthread_cond_destroy(wakeup)
-      pthread_mutex_destroy(parking)
-      wakeup.deallocate()
-      parking.deallocate()
+      pthread_mutex_destroy(mutex)
+      mutex.deallocate()
     }
 
     @inline(__always)
     func lock() {
-      if !held.exchange(true, ordering: .acquiring) { return }
-      lockContended()
+      if pthread_mutex_trylock(mutex) != 0 { lockContended() }
     }
 
-    /// Sequentially consistent, with the waiter's count of sleepers and its
-    /// last try (`park()`): either the waiter's try sees the flag cleared, or
-    /// this release sees the sleeper and wakes it.
     @inline(__always)
-    func unlock() {
-      held.store(false, ordering: .sequentiallyConsistent)
-      if sleepers.load(ordering: .sequentiallyConsistent) > 0 { wakeOne() }
-    }
+    func unlock() { pthread_mutex_unlock(mutex) }
 
-    /// Test-and-test-and-set: waiters read the flag (no write, so no cache
-    /// line ping-pong while it is held) and try to take it when it clears;
-    /// every few microseconds they yield the thread, and after a few yields
-    /// they sleep.
+    /// Tries again with a growing pause between tries (so that waiters do not
+    /// keep writing the lock's cache line), yields the thread every 16
+    /// tries, then sleeps in the mutex.
     @inline(never)
     private func lockContended() {
-      for _ in 0..<yieldsBeforeSleeping {
-        for _ in 0..<spinsBeforeYield {
-          if !held.load(ordering: .relaxed), !held.exchange(true, ordering: .acquiring) { return }
-        }
-        _ = sched_yield()
+      var backoff = 1
+      for attempt in 0..<triesBeforeSleeping {
+        for _ in 0..<backoff { _ = pause.load(ordering: .relaxed) }
+        if pthread_mutex_trylock(mutex) == 0 { return }
+        backoff = min(backoff * 2, 256)
+        if attempt % 16 == 15 { _ = sched_yield() }
       }
-      park()
-    }
-
-    private func park() {
-      pthread_mutex_lock(parking)
-      sleepers.add(1, ordering: .sequentiallyConsistent)
-      while held.exchange(true, ordering: .sequentiallyConsistent) {
-        pthread_cond_wait(wakeup, parking)
-      }
-      sleepers.subtract(1, ordering: .sequentiallyConsistent)
-      pthread_mutex_unlock(parking)
-    }
-
-    @inline(never)
-    private func wakeOne() {
-      pthread_mutex_lock(parking)
-      pthread_cond_signal(wakeup)
-      pthread_mutex_unlock(parking)
+      pthread_mutex_lock(mutex)
     }
   #endif
 }
