@@ -445,7 +445,20 @@ struct BroadcasterTests {
     }
     #expect(numbers == [0, 1, 2, 5])
     broadcaster.finish(final: .final)
-    #expect(await collectAll(sequence) == [.lost(6), .value(5), .final])
+    // The snapshot is never dropped (E5): the lost count is the yielded elements 0...4.
+    #expect(await collectAll(sequence) == [.snapshot(0), .lost(5), .value(5), .final])
+  }
+
+  @Test func aSnapshotIsDeliveredFirstEvenIfTheBufferOverflowsBeforeTheFirstRead_E5() async {
+    let broadcaster = makeBroadcaster()
+    let keeping = broadcaster.subscribe(policy: .keepNewest(2)) { .snapshot(0) }
+    let lagging = broadcaster.subscribe(policy: .disconnectOnLag(2)) { .snapshot(0) }
+    broadcaster.yieldValues(5)
+    var keepingIterator = keeping.makeAsyncIterator()
+    #expect(await take(4, from: &keepingIterator) == [.snapshot(0), .lost(3), .value(3), .value(4)])
+    #expect(await collectAll(lagging) == [.snapshot(0), .lagged])
+    broadcaster.finish(final: .final)
+    #expect(await drain(&keepingIterator) == [.final])
   }
 
   @Test func droppingTheBroadcasterEndsSubscribersAfterTheirBuffers() async {

@@ -135,10 +135,12 @@ struct EventStreamTests {
     let all = await take(11, from: &fast)
     #expect(all.count == 11)
     #expect(all.dropFirst().allSatisfy { $0.kind == .willMove(toParent: nil) })
-    // The slow one kept the newest 3 of 11 (snapshot + 10) and is told it lost 8.
-    let slowEvents = await take(4, from: &slow)
-    #expect(slowEvents.map(\.kind) == [.eventsLost(count: 8)] + Array(repeating: .willMove(toParent: nil), count: 3))
-    #expect(slowEvents.dropFirst().map(\.sequenceNumber) == all.suffix(3).map(\.sequenceNumber))
+    // The slow one keeps its snapshot (E5) and the newest 3 of the 10 events, and is told it lost 7.
+    let slowEvents = await take(5, from: &slow)
+    #expect(
+      slowEvents.map(\.kind) == [.subscribed(state: .disappeared, parent: nil), .eventsLost(count: 7)]
+        + Array(repeating: .willMove(toParent: nil), count: 3))
+    #expect(slowEvents.dropFirst(2).map(\.sequenceNumber) == all.suffix(3).map(\.sequenceNumber))
   }
 
   @Test func laggingSubscriberCanChooseToBeDisconnected_E4() async throws {
@@ -147,7 +149,7 @@ struct EventStreamTests {
     var strict = c.events(policy: .disconnectOnLag(4)).makeAsyncIterator()
     var other = c.events().makeAsyncIterator()
     await emit(5, on: c)
-    #expect(await take(3, from: &strict).map(\.kind) == [.lagged])
+    #expect(await take(3, from: &strict).map(\.kind) == [.subscribed(state: .disappeared, parent: nil), .lagged])
     #expect(await take(6, from: &other).count == 6)
     #expect(c.node.events.subscriberCount == 1)
   }

@@ -30,7 +30,8 @@ public struct SubscriberPolicy: Sendable, Hashable {
 
   /// Keep the newest `capacity` undelivered elements; when older ones are dropped, the
   /// subscriber's next element is a lost-marker carrying the exact number dropped since its last
-  /// delivery, then the retained ones in order.
+  /// delivery, then the retained ones in order. The subscription's snapshot is never dropped: it
+  /// stays the first element, outside the `capacity` (E5).
   ///
   /// Dropping happens inside `Broadcaster.yield`, never blocking the producer. A `capacity`
   /// below 1 is raised to 1 (``capacity`` reads the value in effect).
@@ -39,8 +40,8 @@ public struct SubscriberPolicy: Sendable, Hashable {
   }
 
   /// When more than `capacity` elements are undelivered, the subscriber is disconnected:
-  /// everything buffered is discarded, it receives one terminal lagged-marker, then its sequence
-  /// finishes.
+  /// everything buffered is discarded, it receives one terminal lagged-marker (after its
+  /// snapshot, if it had not read that yet), then its sequence finishes.
   ///
   /// The disconnection happens inside the `Broadcaster.yield` that overflows the buffer: from then
   /// on the subscriber no longer counts in `subscriberCount` and does not receive the final

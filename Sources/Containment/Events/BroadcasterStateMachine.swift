@@ -93,8 +93,11 @@ struct BroadcasterStateMachine<Element: Sendable>: Sendable {
     var buffer = BroadcastBuffer<Element>()
     /// Elements dropped (keepNewest) since this subscriber's last delivery.
     var dropped = 0
-    /// The subscriber's suspended `next()`, if any. When set, `buffer` is empty and
-    /// `dropped == 0`: new elements are handed over directly instead of being buffered.
+    /// The snapshot `subscribe` took, until it is delivered: always the first element (E5),
+    /// whatever the policy drops from `buffer` meanwhile.
+    var initial: Element?
+    /// The subscriber's suspended `next()`, if any. When set, `initial` is nil, `buffer` is
+    /// empty and `dropped == 0`: new elements are handed over directly instead of being buffered.
     var waiter: Continuation?
 
     init(policy: SubscriberPolicy) {
@@ -129,8 +132,9 @@ struct BroadcasterStateMachine<Element: Sendable>: Sendable {
   private var phase: Phase = .active
   /// Live subscribers while active; subscribers still draining towards `final` once finished.
   private var subscribers: [Int: Subscriber] = [:]
-  /// Subscribers disconnected for lagging whose lagged-marker has not been delivered yet.
-  private var lagged: Set<Int> = []
+  /// Subscribers disconnected for lagging whose lagged-marker has not been delivered yet, each
+  /// with its snapshot if that was not delivered either (it comes first).
+  private var lagged: [Int: Element?] = [:]
   private var nextSubscriberID = 0
   /// Number of elements yielded so far (markers and initial elements excluded).
   private(set) var yieldedCount = 0
@@ -155,14 +159,12 @@ struct BroadcasterStateMachine<Element: Sendable>: Sendable {
   // MARK: subscribe
 
   /// Registers a subscriber and returns its id. `initial` is called only while active, and its
-  /// element (if any) becomes the subscriber's first buffered element.
+  /// element (if any) is the subscriber's first element, never dropped by its policy.
   mutating func subscribe(policy: SubscriberPolicy, initial: () -> Element?) -> Int {
     let id = nextSubscriberID
     nextSubscriberID += 1
     var subscriber = Subscriber(policy: policy)
-    if case .active = phase, let first = initial() {
-      subscriber.buffer.append(first)
-    }
+    if case .active = phase { subscriber.initial = initial() }
     // When finished, the entry is a drainer with nothing buffered: its first `next()` delivers
     // the final element and removes it.
     subscribers[id] = subscriber
@@ -246,8 +248,8 @@ struct BroadcasterStateMachine<Element: Sendable>: Sendable {
 
   private mutating func disconnect(_ ids: [Int]) {
     for id in ids {
-      subscribers.removeValue(forKey: id)
-      lagged.insert(id)
+      let subscriber = subscribers.removeValue(forKey: id)
+      lagged[id] = subscriber?.initial
     }
   }
 
@@ -307,12 +309,23 @@ struct BroadcasterStateMachine<Element: Sendable>: Sendable {
   }
 
   private mutating func takeAvailable(id: Int) -> Delivery? {
-    if lagged.remove(id) != nil { return .lagged }
+    if let pending = lagged[id] {
+      if let initial = pending {
+        lagged[id] = .some(nil)
+        return .element(initial)
+      }
+      lagged.removeValue(forKey: id)
+      return .lagged
+    }
     guard let index = subscribers.index(forKey: id) else { return .end }
     precondition(
       subscribers.values[index].waiter == nil,
       "BroadcastSequence.AsyncIterator.next() called concurrently on the same subscription"
     )
+    if let initial = subscribers.values[index].initial {
+      subscribers.values[index].initial = nil
+      return .element(initial)
+    }
     let dropped = subscribers.values[index].dropped
     if dropped > 0 {
       subscribers.values[index].dropped = 0
@@ -338,7 +351,7 @@ struct BroadcasterStateMachine<Element: Sendable>: Sendable {
 
   /// Removes a subscriber (task cancelled, or iterator and sequence dropped). Idempotent.
   mutating func cancel(id: Int) -> CancelAction {
-    if lagged.remove(id) != nil { return .none }
+    if lagged.removeValue(forKey: id) != nil { return .none }
     guard let subscriber = subscribers.removeValue(forKey: id) else { return .none }
     return subscriber.waiter.map(CancelAction.resume) ?? .none
   }
