@@ -239,14 +239,20 @@ extension MisuseKind {
     return .failed("\(IgnoredCall.appearingWithoutWindow)")
   }
 
-  /// Zero-sized subscriber buffers hold one element instead of trapping.
+  /// Zero-sized subscriber buffers hold one element instead of trapping; the
+  /// snapshot is kept apart and comes first (E5).
   fileprivate func zeroSizedBuffers(_ operation: Operation, run: Run) async -> Outcome {
     let loner = Loner()
     var newest = loner.events(policy: .keepNewest(0)).makeAsyncIterator()
     var lagging = loner.events(policy: .disconnectOnLag(0)).makeAsyncIterator()
     await loner.willMove(toParent: nil)
-    let heard = [await newest.next()?.kind, await lagging.next()?.kind]
-    if heard != [.eventsLost(count: 1), .lagged] {
+    await loner.willMove(toParent: nil)
+    let snapshot = LifecycleEvent.Kind.subscribed(state: .disappeared, parent: nil)
+    let heard = [
+      await newest.next()?.kind, await newest.next()?.kind, await newest.next()?.kind,
+      await lagging.next()?.kind, await lagging.next()?.kind, await lagging.next()?.kind,
+    ]
+    if heard != [snapshot, .eventsLost(count: 1), .willMove(toParent: nil), snapshot, .lagged, nil] {
       run.report(
         Finding(category: .expectedError, message: "zero-sized buffers: heard \(heard)", operations: [operation.id]))
     }
