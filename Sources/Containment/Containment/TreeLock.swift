@@ -9,8 +9,8 @@ import Synchronization
 /// links at one instant. Reading actor state one actor at a time is racy; a
 /// single short critical section is not.
 ///
-/// A `SpinYieldLock`: no critical section waits for anything, so a waiter
-/// retries for a few microseconds before it sleeps.
+/// No critical section waits for anything, so a waiter retries for a few
+/// microseconds before it sleeps (`Locked.withLock(retrying:)`).
 ///
 /// Rules (CONCURRENCY.md, "The link lock"):
 /// - held only for synchronous bookkeeping, never across a hook call, an
@@ -20,7 +20,11 @@ import Synchronization
 /// - every `nonisolated(unsafe)`-style field documented as "guarded by
 ///   `TreeLock`" is read and written only inside `TreeLock.withLock`.
 enum TreeLock {
-  private static let lock = SpinYieldLock()
+  // A one-byte payload, not Void: a zero-sized stored value shares its address
+  // with the mutex pointer, and TSan then reports the inout access to it.
+  private static let mutex = Locked<UInt8>(0)
+  /// Tries before a contended waiter sleeps: a few microseconds.
+  private static let triesBeforeSleeping = 100
   /// Link updates handed over by `deinit`s (see ``afterRelease(_:)``).
   private static let released = Locked<[@Sendable () -> Void]>([])
   private static let releasedCount = Atomic<Int>(0)
@@ -30,10 +34,10 @@ enum TreeLock {
   /// `deinit`s run first, so `body` never sees links of a released object.
   @inline(__always)
   static func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    if releasedCount.load(ordering: .acquiring) > 0 { runReleased() }
-    return try body()
+    try mutex.withLock(retrying: triesBeforeSleeping) { _ in
+      if releasedCount.load(ordering: .acquiring) > 0 { runReleased() }
+      return try body()
+    }
   }
 
   /// Hands over a link update a `deinit` must make (a released window takes

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -46,7 +48,26 @@ package struct Locked<Value>: @unchecked Sendable {
   package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     try storage.withLock(body)
   }
+
+  /// Runs `body` with the lock held; a contended caller tries again up to
+  /// `tries` times, with a growing pause and a thread yield every 16 tries,
+  /// before it sleeps in the mutex. For a lock whose sections are so short
+  /// that a waiter should almost never sleep: once one has, glibc turns
+  /// every release into a futex wake.
+  ///
+  /// The release stays `pthread_mutex_unlock` (an opaque call) on purpose:
+  /// with an inlined atomic release, Swift's reference-counting optimizer
+  /// moves the retain of a value read in `body` past the release
+  /// (CONCURRENCY.md, "The link lock").
+  @inlinable @inline(__always)
+  package func withLock<Result>(retrying tries: Int, _ body: (inout Value) throws -> Result) rethrows -> Result {
+    try storage.withLock(retrying: tries, body)
+  }
 }
+
+/// Read (never written) between tries of `withLock(retrying:)`: a pause that
+/// touches no cache line the holder writes.
+private let retryPause = Atomic<Int>(0)
 
 /// The value as the header, the mutex as the single element: one allocation.
 @usableFromInline
@@ -94,5 +115,40 @@ final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
       #endif
       return try body(&value.pointee)
     }
+  }
+
+  @inlinable @inline(__always)
+  func withLock<Result>(retrying tries: Int, _ body: (inout Value) throws -> Result) rethrows -> Result {
+    try withUnsafeMutablePointers { value, mutex in
+      #if os(Windows)
+        if TryAcquireSRWLockExclusive(mutex) == 0 { Self.lockContended(mutex, tries: tries) }
+        defer { ReleaseSRWLockExclusive(mutex) }
+      #else
+        if pthread_mutex_trylock(mutex) != 0 { Self.lockContended(mutex, tries: tries) }
+        defer { pthread_mutex_unlock(mutex) }
+      #endif
+      return try body(&value.pointee)
+    }
+  }
+
+  @usableFromInline @inline(never)
+  static func lockContended(_ mutex: UnsafeMutablePointer<PlatformMutex>, tries: Int) {
+    var backoff = 1
+    for attempt in 0..<tries {
+      for _ in 0..<backoff { _ = retryPause.load(ordering: .relaxed) }
+      #if os(Windows)
+        if TryAcquireSRWLockExclusive(mutex) != 0 { return }
+        if attempt % 16 == 15 { _ = SwitchToThread() }
+      #else
+        if pthread_mutex_trylock(mutex) == 0 { return }
+        if attempt % 16 == 15 { _ = sched_yield() }
+      #endif
+      backoff = min(backoff * 2, 256)
+    }
+    #if os(Windows)
+      AcquireSRWLockExclusive(mutex)
+    #else
+      pthread_mutex_lock(mutex)
+    #endif
   }
 }

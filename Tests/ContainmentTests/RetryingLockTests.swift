@@ -7,31 +7,32 @@ import Testing
 /// that ran while another held the lock would lose updates or see the
 /// other's `inside` flag (and Thread Sanitizer would report the race).
 private final class Guarded: @unchecked Sendable {
-  let lock: SpinYieldLock
+  let lock = Locked<UInt8>(0)
+  let tries: Int
   var count = 0
   var inside = false
   var overlaps = 0
 
-  init(lock: consuming SpinYieldLock = SpinYieldLock()) { self.lock = lock }
+  init(tries: Int) { self.tries = tries }
 
   /// `rounds` sections on each of `threads` threads.
   func hammer(threads: Int, rounds: Int) {
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
       for _ in 0..<rounds {
-        lock.lock()
-        if inside { overlaps += 1 }
-        inside = true
-        count += 1
-        inside = false
-        lock.unlock()
+        lock.withLock(retrying: tries) { _ in
+          if inside { overlaps += 1 }
+          inside = true
+          count += 1
+          inside = false
+        }
       }
     }
   }
 }
 
-@Suite struct SpinYieldLockTests {
+@Suite struct RetryingLockTests {
   @Test func sectionsOnManyThreadsNeverOverlapAndLoseNoUpdate() {
-    let guarded = Guarded()
+    let guarded = Guarded(tries: 100)
     guarded.hammer(threads: 4, rounds: 20_000)
     #expect(guarded.overlaps == 0)
     #expect(guarded.count == 4 * 20_000)
@@ -39,7 +40,7 @@ private final class Guarded: @unchecked Sendable {
 
   /// Waiters that sleep at once, in the OS lock, instead of trying again.
   @Test func waitersThatSleepAreWokenAndLoseNoUpdate() {
-    let guarded = Guarded(lock: SpinYieldLock(triesBeforeSleeping: 0))
+    let guarded = Guarded(tries: 0)
     guarded.hammer(threads: 8, rounds: 5_000)
     #expect(guarded.overlaps == 0)
     #expect(guarded.count == 8 * 5_000)
