@@ -74,7 +74,7 @@ extension ViewController {
     return try await Transaction.perform(on: .controller(self)) { context in
       let net = batch.netIntents()
       var pass = AppearancePass(animated: animated || duration > .zero)
-      let (environment, disappearing, appearing) = try TreeLock.withLock {
+      let (environment, disappearing, appearing) = try TreeLock.withLock([node] + batch.intents.map(\.child.node)) {
         () -> (ContainmentEnvironment, [ControllerID], [ControllerID]) in
         if node._isTornDown { throw ContainmentError.tornDown(node.id) }
         if !batch.intents.isEmpty, self.shouldAutomaticallyForwardAppearanceMethods {

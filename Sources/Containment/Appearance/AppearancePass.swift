@@ -17,6 +17,9 @@ struct AppearancePass: Sendable {
 
   init(animated: Bool) { self.animated = animated }
 
+  /// The nodes whose links a phase of the pass reads.
+  private var members: [any LinkGuarded] { entries.map { $0.controller.node } }
+
   /// Under the link lock: begins the transition of each controller, keeping
   /// those whose state changes. `automatic` passes skip controllers already
   /// in (or heading to) the target state, silently.
@@ -45,7 +48,7 @@ struct AppearancePass: Sendable {
   /// The views are installed: delivers `viewIsAppearing` to each appearing
   /// controller that has not had it in this appearance (A2).
   func deliverIsAppearing(in context: TransactionContext?) async {
-    let effects = TreeLock.withLock {
+    let effects = TreeLock.withLock(members) {
       entries.map { $0.isAppearing ? $0.controller.node._appearance.viewInstalled() : [] }
     }
     await AppearancePass.asHooks(of: context) {
@@ -60,7 +63,7 @@ struct AppearancePass: Sendable {
   /// machine says (A3). Clears `isMovingToParent`/`isMovingFromParent`
   /// flags that this appearance was carrying.
   func deliverDid(in context: TransactionContext?) async {
-    let effects = TreeLock.withLock {
+    let effects = TreeLock.withLock(members) {
       entries.map { $0.controller.node._appearance.end() }
     }
     await AppearancePass.asHooks(of: context) {
@@ -68,7 +71,7 @@ struct AppearancePass: Sendable {
         await entry.controller.perform(effects, animated: animated, in: context)
       }
     }
-    TreeLock.withLock {
+    TreeLock.withLock(members) {
       for entry in entries {
         if entry.isAppearing {
           entry.controller.node._isMovingToParent = false

@@ -43,7 +43,7 @@ extension ViewController {
     commit: (ChildrenChange) -> Void = { _ in },
     plan: ([any ViewController]) throws -> ChildrenChange
   ) async throws -> ChildrenChangeResult {
-    let (change, decision, oldChildren, presenters) = try TreeLock.withLock {
+    let (change, decision, oldChildren, presenters) = try TreeLock.withLock(node) {
       () -> (ChildrenChange, ChildrenDecision, [any ViewController], [any ViewController]) in
       if node._isTornDown { throw ContainmentError.tornDown(node.id) }
       let change = try plan(node._children)
@@ -72,7 +72,7 @@ extension ViewController {
     }
 
     var pass = AppearancePass(animated: change.animated)
-    let (hidden, onScreen, viewsChange, environment) = TreeLock.withLock {
+    let (hidden, onScreen, viewsChange, environment) = TreeLock.withLock(node) {
       () -> ([any ViewController], Bool, Bool, ContainmentEnvironment?) in
       let environment = change.animated ? node._resolvedEnvironment() : nil
       guard let view = node._view else { return ([], false, false, environment) }
@@ -129,7 +129,7 @@ extension ViewController {
     if viewsChange, onScreen, let environment {
       interrupted = await Self.animate(for: change.duration, on: environment, animations: nil)
     }
-    TreeLock.withLock {
+    TreeLock.withLock(node) {
       for controller in hidden where _isInstalled(controller) { _uninstall(controller) }
       for controller in decision.removed { controller.node._detachFromParent() }
     }

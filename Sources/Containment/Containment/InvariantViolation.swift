@@ -23,7 +23,7 @@ extension ViewController {
   ///
   /// Synchronous; returns an empty array when everything holds.
   public nonisolated func checkInvariants(quiescent: Bool = true) -> [InvariantViolation] {
-    TreeLock.withLock {
+    TreeLock.withLock(node) {
       var checker = InvariantChecker(quiescent: quiescent)
       return checker.check(root: self)
     }

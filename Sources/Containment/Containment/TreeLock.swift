@@ -1,60 +1,159 @@
 import Synchronization
 
-/// The one lock that guards the *links* of every tree: parent/child links,
-/// superview/subview links, window attachment, appearance state, and the
-/// in-flight reservations of moving children.
+/// An object whose links a link domain guards: a controller's node, a view,
+/// a window.
+protocol LinkGuarded: AnyObject {
+  /// The domain whose lock guards this object's links. Read without a lock:
+  /// it changes only while the locks of both its old and its new domain are
+  /// held, so it is stable for a holder of either.
+  var linkDomain: Int { get }
+}
+
+/// The link locks: the locks that guard the *links* of the trees — parent and
+/// child links, superview and subview links, window attachment, appearance
+/// state, container bookkeeping and the in-flight reservations of moving
+/// children.
 ///
-/// Why one lock: cycle checks, "does this child already have a parent", moves
-/// between containers and invariant checks must read several controllers'
-/// links at one instant. Reading actor state one actor at a time is racy; a
-/// single short critical section is not.
+/// Why locks and not actors: cycle checks, "does this child already have a
+/// parent", moves between containers and invariant checks must read several
+/// controllers' links at one instant. Reading actor state one actor at a time
+/// is racy; a short critical section is not.
+///
+/// Every section names the objects whose links it reads or writes
+/// (`TreeLock.withLock(node) { … }`, `withLock(parent, child)`); it holds
+/// the lock of each one's *link domain* (see ``LinkGuarded``). Linked objects
+/// always share a domain, so a section may follow links from the objects it
+/// names. Debug builds check every guarded access against the held locks
+/// (``assertHeld(_:)``).
 ///
 /// No critical section waits for anything, so a waiter retries for a few
-/// microseconds before it sleeps (`Locked.withLock(retrying:)`).
+/// microseconds before it sleeps.
 ///
 /// Rules (CONCURRENCY.md, "The link lock"):
 /// - held only for synchronous bookkeeping, never across a hook call, an
 ///   `await`, a continuation resume, or an event delivery;
-/// - never nested (no other lock is taken while it is held, except
-///   leaf locks that never call out);
-/// - every `nonisolated(unsafe)`-style field documented as "guarded by
-///   `TreeLock`" is read and written only inside `TreeLock.withLock`.
+/// - never nested: the domains of one section are taken together, in index
+///   order (the only lock taken inside is a leaf lock that never calls out);
+/// - every field documented as "guarded by `TreeLock`" is read and written
+///   only inside a section that names its object (or an object linked to it).
 enum TreeLock {
-  // A one-byte payload, not Void: a zero-sized stored value shares its address
-  // with the mutex pointer, and TSan then reports the inout access to it.
-  private static let mutex = Locked<UInt8>(0)
+  /// The domains' locks.
+  static let domains = LinkDomainTable(count: 128)
   /// Tries before a contended waiter sleeps: a few microseconds.
   private static let triesBeforeSleeping = 100
-  /// Link updates handed over by `deinit`s (see ``afterRelease(_:)``).
-  private static let released = Locked<[@Sendable () -> Void]>([])
+  /// Link updates handed over by `deinit`s (see ``afterRelease(in:_:)``).
+  private static let released = Locked<[(domain: Int, update: @Sendable () -> Void)]>([])
   private static let releasedCount = Atomic<Int>(0)
 
-  /// Runs `body` with the link lock held. `body` must not suspend, call a hook,
-  /// resume a continuation, or deliver an event. Link updates handed over by
-  /// `deinit`s run first, so `body` never sees links of a released object.
+  /// Runs `body` with the lock of `member`'s domain held. `body` must not
+  /// suspend, call a hook, resume a continuation, or deliver an event. Link
+  /// updates handed over by `deinit`s run first, so `body` never sees links
+  /// of a released object.
   @inline(__always)
-  static func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try mutex.withLock(retrying: triesBeforeSleeping) { _ in
-      if releasedCount.load(ordering: .acquiring) > 0 { runReleased() }
+  static func withLock<Result>(_ member: some LinkGuarded, _ body: () throws -> Result) rethrows -> Result {
+    while true {
+      let domain = member.linkDomain
+      domains.lock(domain, retrying: triesBeforeSleeping)
+      guard member.linkDomain == domain else {
+        domains.unlock(domain)
+        continue
+      }
+      defer { domains.unlock(domain) }
+      if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: [domain]) }
       return try body()
     }
   }
 
+  /// Runs `body` with the locks of both objects' domains held (one lock if
+  /// they share a domain), taken in index order.
+  @inline(__always)
+  static func withLock<Result>(
+    _ first: some LinkGuarded, _ second: some LinkGuarded, _ body: () throws -> Result
+  ) rethrows -> Result {
+    while true {
+      let a = first.linkDomain
+      let b = second.linkDomain
+      if a == b {
+        domains.lock(a, retrying: triesBeforeSleeping)
+      } else {
+        domains.lock(min(a, b), retrying: triesBeforeSleeping)
+        domains.lock(max(a, b), retrying: triesBeforeSleeping)
+      }
+      guard first.linkDomain == a, second.linkDomain == b else {
+        domains.unlock(a)
+        if a != b { domains.unlock(b) }
+        continue
+      }
+      defer {
+        domains.unlock(a)
+        if a != b { domains.unlock(b) }
+      }
+      if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: a == b ? [a] : [a, b]) }
+      return try body()
+    }
+  }
+
+  /// Runs `body` with the locks of every member's domain held, taken in
+  /// index order.
+  static func withLock<Result>(_ members: [any LinkGuarded], _ body: () throws -> Result) rethrows -> Result {
+    while true {
+      let held = Array(Set(members.map(\.linkDomain))).sorted()
+      for domain in held { domains.lock(domain, retrying: triesBeforeSleeping) }
+      guard members.allSatisfy({ held.contains($0.linkDomain) }) else {
+        for domain in held { domains.unlock(domain) }
+        continue
+      }
+      defer { for domain in held { domains.unlock(domain) } }
+      if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: held) }
+      return try body()
+    }
+  }
+
+  /// Debug builds: stops the process if the calling thread does not hold
+  /// the lock of `member`'s domain. Every guarded field's accessor calls it.
+  @inline(__always)
+  static func assertHeld(_ member: some LinkGuarded) {
+    #if DEBUG
+      let domain = member.linkDomain
+      if !domains.isHeldByCurrentThread(domain) {
+        preconditionFailure("\(type(of: member))'s links read or written without the lock of its domain \(domain)")
+      }
+    #endif
+  }
+
   /// Hands over a link update a `deinit` must make (a released window takes
   /// its tree off screen; a released container's surviving children become
-  /// roots). A `deinit` cannot take the link lock: the last reference may be
-  /// dropped by code that holds it. The update runs, under the lock, at the
-  /// start of the next critical section on any thread, before anyone can
-  /// read the links it fixes. It must not keep the objects it updates alive.
-  static func afterRelease(_ update: @escaping @Sendable () -> Void) {
-    released.withLock { $0.append(update) }
+  /// roots) on objects of `domain`. A `deinit` cannot take a link lock: the
+  /// last reference may be dropped by code that holds it. The update runs,
+  /// under the lock of `domain`, at the start of the next critical section
+  /// that takes it, before anyone can read the links it fixes (moving an
+  /// object to another domain takes its domain's lock first). It must not
+  /// keep the objects it updates alive.
+  static func afterRelease(in domain: Int, _ update: @escaping @Sendable () -> Void) {
+    released.withLock { $0.append((domain, update)) }
     releasedCount.add(1, ordering: .releasing)
   }
 
-  private static func runReleased() {
+  /// Takes and releases every domain's lock in turn, running the link
+  /// updates handed over to each: afterwards, no update handed over before
+  /// the call is still pending or running. For leak checks.
+  static func settleReleases() {
+    for domain in 0..<domains.count {
+      domains.lock(domain, retrying: triesBeforeSleeping)
+      defer { domains.unlock(domain) }
+      if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: [domain]) }
+    }
+  }
+
+  private static func runReleased(in held: [Int]) {
     let updates = released.withLock { updates in
-      defer { updates.removeAll() }
-      return updates
+      var mine: [@Sendable () -> Void] = []
+      updates.removeAll { entry in
+        guard held.contains(entry.domain) else { return false }
+        mine.append(entry.update)
+        return true
+      }
+      return mine
     }
     releasedCount.subtract(updates.count, ordering: .relaxed)
     for update in updates { update() }

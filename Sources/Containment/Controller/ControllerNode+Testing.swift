@@ -5,7 +5,7 @@ extension ControllerNode {
   /// load has finished.
   func viewReaders(atLeast count: Int) async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let ready = TreeLock.withLock { () -> Bool in
+      let ready = TreeLock.withLock(self) { () -> Bool in
         guard case .loading(let waiters) = _viewLoad, waiters.count < count else { return true }
         _viewReaderObservers.add(count, continuation)
         return false
@@ -22,7 +22,7 @@ extension HierarchySlot {
   /// before they adopt it.
   func waiters(atLeast count: Int) async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let ready = TreeLock.withLock { () -> Bool in
+      let ready = ExclusionLock.withLock { () -> Bool in
         if waiters.count >= count { return true }
         waiterObservers.add(count, continuation)
         return false

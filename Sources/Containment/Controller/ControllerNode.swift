@@ -24,42 +24,135 @@ public final class ControllerNode: @unchecked Sendable {
   /// What the controller's stream has reported; guarded by its own leaf lock,
   /// taken inside the broadcaster's lock when an event is stamped.
   let reported = Locked(ReportedState())
+  /// The link domain guarding ``Links`` (``TreeLock``).
+  let domain = Atomic<Int>(0)
 
   // MARK: Guarded by TreeLock
-  weak var _parent: (any ViewController)?
-  var _children: [any ViewController] = []
-  var _view: View?
-  var _viewLoad: ViewLoadState = .notLoaded
-  var _appearance = AppearanceMachine()
-  var _isMovingToParent = false
-  var _isMovingFromParent = false
-  /// Set while a move between containers has removed this controller from
-  /// its old parent and not yet added it to the new one.
-  var _reservation: UInt64?
-  var _isTornDown = false
-  /// A hook of this controller ran past its deadline (V1): no hook is called
-  /// on it any more.
-  var _isFaulted = false
-  var _environment: ContainmentEnvironment?
-  var _treeEvents: Broadcaster<LifecycleEvent>?
-  /// The navigation item and preferred content size (`ContainerAttributes`).
-  var _containerAttributes = OutOfLine<ContainerAttributes>()
-  /// Set while the controller is a window's root.
-  weak var _window: Window?
-  /// Set while a removal's hooks run after the controller was unlinked: where
-  /// its events still go (its former ancestors' tree streams, E2).
-  var _departure: Departure?
-  /// Presentation links, style and flags (`PresentationLinks`, §10).
-  var _presentation = OutOfLine<PresentationLinks>()
-  /// This controller's place in its tree, derived from its parent's; nil
-  /// until needed and whenever something it depends on changed.
-  var _cachedPosition: TreePosition?
+
+  /// The links and per-controller state a link domain guards (``TreeLock``);
+  /// reached through ``_links`` (checked in debug builds) or the accessors below.
+  struct Links {
+    weak var parent: (any ViewController)?
+    var children: [any ViewController] = []
+    var view: View?
+    var viewLoad: ViewLoadState = .notLoaded
+    var appearance = AppearanceMachine()
+    var isMovingToParent = false
+    var isMovingFromParent = false
+    /// Set while a move between containers has removed this controller from
+    /// its old parent and not yet added it to the new one.
+    var reservation: UInt64?
+    var isTornDown = false
+    /// A hook of this controller ran past its deadline (V1): no hook is called
+    /// on it any more.
+    var isFaulted = false
+    var environment: ContainmentEnvironment?
+    var treeEvents: Broadcaster<LifecycleEvent>?
+    /// The navigation item and preferred content size (`ContainerAttributes`).
+    var containerAttributes = OutOfLine<ContainerAttributes>()
+    /// Set while the controller is a window's root.
+    weak var window: Window?
+    /// Set while a removal's hooks run after the controller was unlinked: where
+    /// its events still go (its former ancestors' tree streams, E2).
+    var departure: Departure?
+    /// Presentation links, style and flags (`PresentationLinks`, §10).
+    var presentation = OutOfLine<PresentationLinks>()
+    /// This controller's place in its tree, derived from its parent's; nil
+    /// until needed and whenever something it depends on changed.
+    var cachedPosition: TreePosition?
+    /// Tests waiting for readers to block on a view load in progress.
+    var viewReaderObservers = CountObservers()
+  }
+  private var links = Links()
+
+  /// The guarded state; only with the lock of this node's domain held.
+  var _links: Links {
+    _read {
+      TreeLock.assertHeld(self)
+      yield links
+    }
+    _modify {
+      TreeLock.assertHeld(self)
+      yield &links
+    }
+  }
+
+  var _parent: (any ViewController)? {
+    _read { yield _links.parent }
+    _modify { yield &_links.parent }
+  }
+  var _children: [any ViewController] {
+    _read { yield _links.children }
+    _modify { yield &_links.children }
+  }
+  var _view: View? {
+    _read { yield _links.view }
+    _modify { yield &_links.view }
+  }
+  var _viewLoad: ViewLoadState {
+    _read { yield _links.viewLoad }
+    _modify { yield &_links.viewLoad }
+  }
+  var _appearance: AppearanceMachine {
+    _read { yield _links.appearance }
+    _modify { yield &_links.appearance }
+  }
+  var _isMovingToParent: Bool {
+    _read { yield _links.isMovingToParent }
+    _modify { yield &_links.isMovingToParent }
+  }
+  var _isMovingFromParent: Bool {
+    _read { yield _links.isMovingFromParent }
+    _modify { yield &_links.isMovingFromParent }
+  }
+  var _reservation: UInt64? {
+    _read { yield _links.reservation }
+    _modify { yield &_links.reservation }
+  }
+  var _isTornDown: Bool {
+    _read { yield _links.isTornDown }
+    _modify { yield &_links.isTornDown }
+  }
+  var _isFaulted: Bool {
+    _read { yield _links.isFaulted }
+    _modify { yield &_links.isFaulted }
+  }
+  var _environment: ContainmentEnvironment? {
+    _read { yield _links.environment }
+    _modify { yield &_links.environment }
+  }
+  var _treeEvents: Broadcaster<LifecycleEvent>? {
+    _read { yield _links.treeEvents }
+    _modify { yield &_links.treeEvents }
+  }
+  var _containerAttributes: OutOfLine<ContainerAttributes> {
+    _read { yield _links.containerAttributes }
+    _modify { yield &_links.containerAttributes }
+  }
+  var _window: Window? {
+    _read { yield _links.window }
+    _modify { yield &_links.window }
+  }
+  var _departure: Departure? {
+    _read { yield _links.departure }
+    _modify { yield &_links.departure }
+  }
+  var _presentation: OutOfLine<PresentationLinks> {
+    _read { yield _links.presentation }
+    _modify { yield &_links.presentation }
+  }
+  var _cachedPosition: TreePosition? {
+    _read { yield _links.cachedPosition }
+    _modify { yield &_links.cachedPosition }
+  }
+  var _viewReaderObservers: CountObservers {
+    _read { yield _links.viewReaderObservers }
+    _modify { yield &_links.viewReaderObservers }
+  }
 
   struct WeakNode: Sendable {
     weak var node: ControllerNode?
   }
-  /// Tests waiting for readers to block on a view load in progress.
-  var _viewReaderObservers = CountObservers()
 
   struct Departure {
     /// The former parent's position at the moment of the unlink.
@@ -83,20 +176,20 @@ public final class ControllerNode: @unchecked Sendable {
   }
 
   deinit {
-    if !_children.isEmpty {
+    if !links.children.isEmpty {
       // Children that someone else keeps alive are roots now: their cached
       // positions, derived from this controller's, must go.
-      let orphans = _children.map { WeakNode(node: $0.node) }
-      TreeLock.afterRelease {
+      let orphans = links.children.map { WeakNode(node: $0.node) }
+      TreeLock.afterRelease(in: linkDomain) {
         for orphan in orphans { orphan.node?._becameRoot() }
       }
     }
     // Children (and their subtrees) are released iteratively: a chain of any
     // depth must not overflow the stack.
-    IterativeRelease.release(&_children)
+    IterativeRelease.release(&links.children)
     let final = terminatedEvent()
     events.finish(final: final)
-    if let tree = _treeEvents {
+    if let tree = links.treeEvents {
       tree.finish(final: final)
       TreeEventStreams.released()
     }
@@ -119,28 +212,28 @@ public final class ControllerNode: @unchecked Sendable {
   // MARK: Reading
 
   /// The parent, or nil. Never keeps the parent alive.
-  package var parent: (any ViewController)? { TreeLock.withLock { _parent } }
+  package var parent: (any ViewController)? { TreeLock.withLock(self) { _parent } }
   /// The children, in order.
-  package var children: [any ViewController] { TreeLock.withLock { _children } }
+  package var children: [any ViewController] { TreeLock.withLock(self) { _children } }
   /// The root view if it was loaded, without loading it.
-  package var viewIfLoaded: View? { TreeLock.withLock { _view } }
+  package var viewIfLoaded: View? { TreeLock.withLock(self) { _view } }
   /// Whether the root view was loaded.
-  package var isViewLoaded: Bool { TreeLock.withLock { _view != nil } }
+  package var isViewLoaded: Bool { TreeLock.withLock(self) { _view != nil } }
   /// The current appearance state (§3).
-  package var appearanceState: AppearanceState { TreeLock.withLock { _appearance.state } }
+  package var appearanceState: AppearanceState { TreeLock.withLock(self) { _appearance.state } }
   /// True during the appearance hooks caused by being added to a parent (A5).
-  package var isMovingToParent: Bool { TreeLock.withLock { _isMovingToParent } }
+  package var isMovingToParent: Bool { TreeLock.withLock(self) { _isMovingToParent } }
   /// True during the appearance hooks caused by being removed from a parent (A5).
-  package var isMovingFromParent: Bool { TreeLock.withLock { _isMovingFromParent } }
+  package var isMovingFromParent: Bool { TreeLock.withLock(self) { _isMovingFromParent } }
   /// Whether the controller's tree was torn down (§8, last case).
-  package var isTornDown: Bool { TreeLock.withLock { _isTornDown } }
+  package var isTornDown: Bool { TreeLock.withLock(self) { _isTornDown } }
 
   /// The environment (clock) of this controller: its own if set, else the
   /// nearest ancestor's, else its window's, else ``ContainmentEnvironment/default``.
   package var environment: ContainmentEnvironment {
-    get { TreeLock.withLock { _resolvedEnvironment() } }
+    get { TreeLock.withLock(self) { _resolvedEnvironment() } }
     set {
-      TreeLock.withLock {
+      TreeLock.withLock(self) {
         _environment = newValue
         _invalidatePositions()
       }
@@ -150,7 +243,7 @@ public final class ControllerNode: @unchecked Sendable {
   /// The size this controller would like its container to give it. Setting it
   /// tells the parent through `preferredContentSizeDidChange(forChild:)`
   /// (D2); use ``ViewController/setPreferredContentSize(_:)`` to await that.
-  package var preferredContentSize: Size { TreeLock.withLock { _containerAttributes.value.preferredContentSize } }
+  package var preferredContentSize: Size { TreeLock.withLock(self) { _containerAttributes.value.preferredContentSize } }
 
   // MARK: Lock-held helpers (call only inside TreeLock.withLock)
 
@@ -246,4 +339,8 @@ public final class ControllerNode: @unchecked Sendable {
 
   /// The window this controller's tree is shown in, if its root is a window's root.
   func _hostingWindow() -> Window? { _position().window }
+}
+
+extension ControllerNode: LinkGuarded {
+  var linkDomain: Int { domain.load(ordering: .relaxed) }
 }

@@ -76,7 +76,7 @@ extension ViewController {
   /// environment's fault policy. Returns false, having done nothing, when
   /// neither applies.
   private nonisolated func deliverSupervised(_ hook: Hook, in context: TransactionContext?) async -> Bool {
-    let (faulted, environment) = TreeLock.withLock { (node._isFaulted, node._resolvedEnvironment()) }
+    let (faulted, environment) = TreeLock.withLock(node) { (node._isFaulted, node._resolvedEnvironment()) }
     if faulted {
       node.emit(.hookSkipped(hook: hook.event.name), transaction: context?.id)
       return true
@@ -95,7 +95,7 @@ extension ViewController {
       work.cancel()
     }
     if inTime { return true }
-    let first = TreeLock.withLock { () -> Bool in
+    let first = TreeLock.withLock(node) { () -> Bool in
       defer { node._isFaulted = true }
       return !node._isFaulted
     }

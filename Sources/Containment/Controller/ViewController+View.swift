@@ -20,7 +20,7 @@ extension ViewController {
 
   nonisolated func loadViewIfNeeded(in context: TransactionContext?) async -> View {
     let node = self.node
-    let step = TreeLock.withLock { () -> ViewLoadStep in
+    let step = TreeLock.withLock(node) { () -> ViewLoadStep in
       // Ready only once `viewDidLoad` has returned (C7); until then every
       // reader but the loading task itself (and the hooks it runs) waits.
       if let view = node._view, case .loaded = node._viewLoad { return .ready(view) }
@@ -34,7 +34,7 @@ extension ViewController {
       return view
     case .wait:
       return await withUnsafeContinuation { continuation in
-        let (ready, observers) = TreeLock.withLock { () -> (View?, [UnsafeContinuation<Void, Never>]) in
+        let (ready, observers) = TreeLock.withLock(node) { () -> (View?, [UnsafeContinuation<Void, Never>]) in
           if let view = node._view, case .loaded = node._viewLoad { return (view, []) }
           guard case .loading(var waiters) = node._viewLoad else { return (nil, []) }
           waiters.append(continuation)
@@ -51,14 +51,14 @@ extension ViewController {
       } else {
         view = await self.loadView()
       }
-      TreeLock.withLock {
+      TreeLock.withLock(node) {
         view._owner = self
         node._view = view
       }
       var loading = ViewLoading.current
       loading.insert(node.id)
       await ViewLoading.$current.withValue(loading) { await deliver(.viewDidLoad, in: context) }
-      let (waiters, observers) = TreeLock.withLock {
+      let (waiters, observers) = TreeLock.withLock(node) {
         () -> ([UnsafeContinuation<View, Never>], [UnsafeContinuation<Void, Never>]) in
         defer { node._viewLoad = .loaded }
         let observers = node._viewReaderObservers.takeSatisfied(by: .max)

@@ -14,7 +14,7 @@ extension ControllerNode {
       let reported = self.reported
       if events.yieldIfUnobserved({ reported.withLock { $0.apply(kind) } }) { return }
     }
-    let position = TreeLock.withLock { _position() }
+    let position = TreeLock.withLock(self) { _position() }
     // No tree stream on its way and nobody on its own stream: nothing to build.
     if position.treeStreams.isEmpty {
       let reported = self.reported
@@ -50,7 +50,7 @@ extension ControllerNode {
   /// receive it now; otherwise (nobody listening) only its name, so that
   /// ending a tree of n controllers stays O(n) at any depth.
   func finishStreams() {
-    let (position, tree) = TreeLock.withLock { (_position(), _treeEvents) }
+    let (position, tree) = TreeLock.withLock(self) { (_position(), _treeEvents) }
     var final = terminatedEvent()
     if events.subscriberCount > 0 || (tree?.subscriberCount ?? 0) > 0 { final.path = position.path }
     events.finish(final: final)

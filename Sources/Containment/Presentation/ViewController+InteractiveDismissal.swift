@@ -2,8 +2,8 @@ extension ViewController {
   /// Told of interactive dismissals of this controller while it is presented
   /// (P6); held weakly.
   public nonisolated var presentationControllerDelegate: (any PresentationControllerDelegate)? {
-    get { TreeLock.withLock { node._presentationDelegate } }
-    set { TreeLock.withLock { node._presentationDelegate = newValue } }
+    get { TreeLock.withLock(node) { node._presentationDelegate } }
+    set { TreeLock.withLock(node) { node._presentationDelegate = newValue } }
   }
 
   /// An interactive dismissal of this sheet (P6), driven by `driver`: the
@@ -40,7 +40,7 @@ extension ViewController {
   public nonisolated func interactiveDismiss(
     _ driver: @escaping @Sendable (InteractiveDismissalProgress) async throws -> InteractiveDecision
   ) async throws -> TransactionHandle<TransitionOutcome> {
-    let presenter = try TreeLock.withLock { () throws -> any ViewController in
+    let presenter = try TreeLock.withLock(node) { () throws -> any ViewController in
       try _dismissibleSheetPresenter()
     }
     return try await Transaction.perform(on: .controller(presenter)) { context in
@@ -66,7 +66,7 @@ extension ViewController {
     on queued: any ViewController,
     context: TransactionContext
   ) async throws -> TransitionOutcome {
-    let delegate = try TreeLock.withLock { () throws -> (any PresentationControllerDelegate)? in
+    let delegate = try TreeLock.withLock(node) { () throws -> (any PresentationControllerDelegate)? in
       guard try _dismissibleSheetPresenter() === queued else { throw ContainmentError.notADismissibleSheet(node.id) }
       return node._presentationDelegate
     }
@@ -83,7 +83,7 @@ extension ViewController {
 
     var start = AppearancePass(animated: true)
     // Off screen (a `.fullScreen` presentation from a child covers it), it hears nothing, either way.
-    let (environment, onScreen) = TreeLock.withLock { () -> (ContainmentEnvironment, Bool) in
+    let (environment, onScreen) = TreeLock.withLock(node) { () -> (ContainmentEnvironment, Bool) in
       node._isBeingDismissed = true
       let onScreen = node._view?._window() != nil
       if onScreen { start._begin(AppearancePass._forwardingTargets(from: self), isAppearing: false) }
@@ -100,11 +100,11 @@ extension ViewController {
 
     if finishes {
       // What it presents from inside its tree leaves first (see `runDismissal`).
-      let nested = TreeLock.withLock { Self._presentersInside(leaving: [self]) }
+      let nested = TreeLock.withLock(node) { Self._presentersInside(leaving: [self]) }
       for presenter in nested { await presenter.runDismissal(animated: false, context: context) }
-      TreeLock.withLock { node._view?._unlink() }
+      TreeLock.withLock(node) { node._view?._unlink() }
       await start.deliverDid(in: context)
-      let ended = TreeLock.withLock { () -> (presenter: ControllerNode, style: PresentationStyle)? in
+      let ended = TreeLock.withLock(node) { () -> (presenter: ControllerNode, style: PresentationStyle)? in
         node._isBeingDismissed = false
         return node._endPresentation()
       }
@@ -115,7 +115,7 @@ extension ViewController {
       return interrupted || Task.isCancelled ? .interrupted : .completed
     }
     var back = AppearancePass(animated: true)
-    TreeLock.withLock {
+    TreeLock.withLock(node) {
       node._isBeingDismissed = false
       if onScreen { back._begin(AppearancePass._forwardingTargets(from: self), isAppearing: true) }
     }

@@ -7,7 +7,8 @@ import Synchronization
 /// been dispatched — the only moments a tree can become idle. While nobody
 /// waits, those moments cost one atomic load.
 ///
-/// Lock order: this registry's lock, then the link lock, then a queue's lock.
+/// Lock order: this registry's lock, then a link domain's lock (one waiter's
+/// tree at a time), then a queue's lock.
 /// Continuations are resumed after the lock is released.
 enum IdleWaiters {
   private struct Waiter {
@@ -35,7 +36,9 @@ enum IdleWaiters {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
         let outcome = state.withLock { state -> Result<Void, any Error>? in
           guard state.waiters.arrive(id) else { return .failure(CancellationError()) }
-          if state.dispatchingDeferred == 0, TreeLock.withLock({ _isIdle(controller) }) { return .success(()) }
+          if state.dispatchingDeferred == 0, TreeLock.withLock(controller.node, { _isIdle(controller) }) {
+            return .success(())
+          }
           state.waiters.park(id, Waiter(controller: controller, continuation: continuation))
           waiting.add(1, ordering: .relaxed)
           return nil
@@ -72,7 +75,9 @@ enum IdleWaiters {
   private static func wakeIdle() {
     let ready = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
       guard state.dispatchingDeferred == 0 else { return [] }
-      let ready = TreeLock.withLock { state.waiters.take { _isIdle($0.controller) } }
+      let ready = state.waiters.take { waiter in
+        TreeLock.withLock(waiter.controller.node) { _isIdle(waiter.controller) }
+      }
       waiting.subtract(ready.count, ordering: .relaxed)
       return ready.map(\.continuation)
     }

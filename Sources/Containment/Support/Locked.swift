@@ -121,34 +121,36 @@ final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
   func withLock<Result>(retrying tries: Int, _ body: (inout Value) throws -> Result) rethrows -> Result {
     try withUnsafeMutablePointers { value, mutex in
       #if os(Windows)
-        if TryAcquireSRWLockExclusive(mutex) == 0 { Self.lockContended(mutex, tries: tries) }
+        if TryAcquireSRWLockExclusive(mutex) == 0 { lockContended(mutex, tries: tries) }
         defer { ReleaseSRWLockExclusive(mutex) }
       #else
-        if pthread_mutex_trylock(mutex) != 0 { Self.lockContended(mutex, tries: tries) }
+        if pthread_mutex_trylock(mutex) != 0 { lockContended(mutex, tries: tries) }
         defer { pthread_mutex_unlock(mutex) }
       #endif
       return try body(&value.pointee)
     }
   }
+}
 
-  @usableFromInline @inline(never)
-  static func lockContended(_ mutex: UnsafeMutablePointer<PlatformMutex>, tries: Int) {
-    var backoff = 1
-    for attempt in 0..<tries {
-      for _ in 0..<backoff { _ = retryPause.load(ordering: .relaxed) }
-      #if os(Windows)
-        if TryAcquireSRWLockExclusive(mutex) != 0 { return }
-        if attempt % 16 == 15 { _ = SwitchToThread() }
-      #else
-        if pthread_mutex_trylock(mutex) == 0 { return }
-        if attempt % 16 == 15 { _ = sched_yield() }
-      #endif
-      backoff = min(backoff * 2, 256)
-    }
+/// Takes a contended mutex: retries up to `tries` times with a growing pause
+/// and a thread yield every 16 tries, then sleeps in the mutex.
+@usableFromInline @inline(never)
+func lockContended(_ mutex: UnsafeMutablePointer<PlatformMutex>, tries: Int) {
+  var backoff = 1
+  for attempt in 0..<tries {
+    for _ in 0..<backoff { _ = retryPause.load(ordering: .relaxed) }
     #if os(Windows)
-      AcquireSRWLockExclusive(mutex)
+      if TryAcquireSRWLockExclusive(mutex) != 0 { return }
+      if attempt % 16 == 15 { _ = SwitchToThread() }
     #else
-      pthread_mutex_lock(mutex)
+      if pthread_mutex_trylock(mutex) == 0 { return }
+      if attempt % 16 == 15 { _ = sched_yield() }
     #endif
+    backoff = min(backoff * 2, 256)
   }
+  #if os(Windows)
+    AcquireSRWLockExclusive(mutex)
+  #else
+    pthread_mutex_lock(mutex)
+  #endif
 }

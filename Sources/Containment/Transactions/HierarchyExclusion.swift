@@ -1,4 +1,19 @@
-/// Per-governor bookkeeping for hierarchical exclusion; guarded by the link lock.
+/// The leaf lock guarding the bookkeeping of hierarchical exclusion
+/// (``HierarchySlot``, ``TreeBusyMark``, ``ExclusionWaiter``): one
+/// transaction's marks can outlive the tree they were made in (a subtree
+/// leaves, then joins another tree), so this state is not any one link
+/// domain's. Taken alone or inside a link section (never the other way
+/// round); it never calls out.
+enum ExclusionLock {
+  private static let mutex = Locked<UInt8>(0)
+
+  static func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try mutex.withLock(retrying: 100) { _ in try body() }
+  }
+}
+
+/// Per-governor bookkeeping for hierarchical exclusion; guarded by
+/// ``ExclusionLock``.
 ///
 /// Transactions on one container are serialized by its FIFO queue (R1).
 /// Transactions on *different* containers of one tree must not overlap either
@@ -42,7 +57,8 @@ enum ExclusionStep: Sendable {
   case cancelled
 }
 
-/// One top-level transaction waiting for admission; guarded by the link lock.
+/// One top-level transaction waiting for admission; guarded by
+/// ``ExclusionLock``.
 /// Its state lives here, not in the waiting frame, so that nothing but the
 /// resume value crosses from the resuming thread to the resumed task.
 final class ExclusionWaiter: @unchecked Sendable {
@@ -57,8 +73,8 @@ final class ExclusionWaiter: @unchecked Sendable {
 }
 
 /// One transaction that keeps its tree off the fast path of hierarchical
-/// exclusion: admitted and running, or waiting as pending. Guarded by the
-/// link lock.
+/// exclusion: admitted and running, or waiting as pending. Guarded by
+/// ``ExclusionLock``.
 ///
 /// It is held by the tree slot of every tree it has belonged to since: when
 /// a tree merges into another or a subtree leaves, the marks of the old tree
@@ -121,6 +137,16 @@ enum HierarchyExclusion {
     let adopted: [HierarchySlot]
   }
 
+  /// Runs `body` with the link domains of `governor` and `adopting` held,
+  /// and the exclusion lock inside them.
+  @inline(__always)
+  private static func withLinks<Result>(
+    of governor: Governor, _ adopting: [any ViewController], _ body: () throws -> Result
+  ) rethrows -> Result {
+    if adopting.isEmpty { return try TreeLock.withLock(governor.member) { try ExclusionLock.withLock(body) } }
+    return try TreeLock.withLock([governor.member] + adopting.map(\.node)) { try ExclusionLock.withLock(body) }
+  }
+
   /// Under the link lock: the slots of the controllers among `adopting` that
   /// are roots of trees of their own (a controller already linked somewhere
   /// is not adopted whole: linking it is refused or is a move).
@@ -158,9 +184,12 @@ enum HierarchyExclusion {
   /// `old`'s admissions with the links they were admitted under, and makes
   /// `new` busy while they run. O(1) when `old`'s tree is idle.
   static func _treeChanged(from old: HierarchySlot, to new: HierarchySlot) {
-    guard old !== new, !old.treeMarks.isEmpty else { return }
-    _countAncestors(in: old)
-    for mark in old.treeMarks { mark.add(to: new) }
+    guard old !== new else { return }
+    ExclusionLock.withLock {
+      guard !old.treeMarks.isEmpty else { return }
+      _countAncestors(in: old)
+      for mark in old.treeMarks { mark.add(to: new) }
+    }
   }
 
   /// Admits a nested transaction (one started inside `chain`) only if it
@@ -170,7 +199,7 @@ enum HierarchyExclusion {
   static func tryEnterNested(_ governor: Governor, adopting: [any ViewController] = [], chain: [TransactionContext])
     -> Admission?
   {
-    TreeLock.withLock {
+    withLinks(of: governor, adopting) { () -> Admission? in
       let adopted = _adoptedTrees(adopting)
       if _busyAdoptedTree(adopted) != nil || governor._treeSlot.adoptions > 0 { return nil }
       _countAncestors(in: governor._treeSlot)
@@ -195,21 +224,24 @@ enum HierarchyExclusion {
     -> Admission
   {
     // Uncontended (the common case): admit without a continuation.
-    if let admission = TreeLock.withLock({ () -> Admission? in
-      let tree = governor._treeSlot
-      let adopted = _adoptedTrees(adopting)
-      guard _busyAdoptedTree(adopted) == nil, tree.adoptions == 0 else { return nil }
-      if tree.treeMarks.isEmpty {
-        // Nothing runs or waits anywhere in this tree: no walk to the root.
-        return admit(governor, tree: tree, ancestors: nil, adopted: adopted)
-      }
-      _countAncestors(in: tree)
-      let ancestors = governor._ancestorSlots()
-      guard governor._slot.activeBelow == 0, !ancestors.contains(where: { $0.running > 0 || $0.pending > 0 }) else {
-        return nil
-      }
-      return admit(governor, tree: tree, ancestors: ancestors, adopted: adopted)
-    }) {
+    if let admission = withLinks(
+      of: governor, adopting,
+      { () -> Admission? in
+        let tree = governor._treeSlot
+        let adopted = _adoptedTrees(adopting)
+        guard _busyAdoptedTree(adopted) == nil, tree.adoptions == 0 else { return nil }
+        if tree.treeMarks.isEmpty {
+          // Nothing runs or waits anywhere in this tree: no walk to the root.
+          return admit(governor, tree: tree, ancestors: nil, adopted: adopted)
+        }
+        _countAncestors(in: tree)
+        let ancestors = governor._ancestorSlots()
+        guard governor._slot.activeBelow == 0, !ancestors.contains(where: { $0.running > 0 || $0.pending > 0 }) else {
+          return nil
+        }
+        return admit(governor, tree: tree, ancestors: ancestors, adopted: adopted)
+      })
+    {
       return admission
     }
     if cancellable { try Task.checkCancellation() }
@@ -218,7 +250,7 @@ enum HierarchyExclusion {
       // Cancelled while marked pending: requests below that waited behind
       // this one must check again, or they would wait for a transaction that
       // will never run.
-      let woken = TreeLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
+      let woken = ExclusionLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
         guard waiter.isPending else { return [] }
         return waiter.setPending(false, on: governor._slot) + governor._slot._wakeIfIdle()
       }
@@ -229,7 +261,7 @@ enum HierarchyExclusion {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<ExclusionStep, Never>) in
           var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
           var observed: [UnsafeContinuation<Void, Never>] = []
-          let immediate = TreeLock.withLock { () -> ExclusionStep? in
+          let immediate = withLinks(of: governor, adopting) { () -> ExclusionStep? in
             if waiter.isCancelled { return .cancelled }
             let tree = governor._treeSlot
             let adopted = _adoptedTrees(adopting)
@@ -270,7 +302,7 @@ enum HierarchyExclusion {
         }
       } onCancel: {
         guard cancellable else { return }
-        let continuation = TreeLock.withLock { () -> UnsafeContinuation<ExclusionStep, Never>? in
+        let continuation = ExclusionLock.withLock { () -> UnsafeContinuation<ExclusionStep, Never>? in
           waiter.isCancelled = true
           return waiter.unregister()
         }
@@ -302,7 +334,7 @@ enum HierarchyExclusion {
   }
 
   static func leave(_ admission: Admission) {
-    let woken = TreeLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
+    let woken = ExclusionLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
       var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
       admission.slot.running -= 1
       for root in admission.adopted {
@@ -325,7 +357,15 @@ enum HierarchyExclusion {
 }
 
 extension Governor {
-  /// Under the link lock.
+  /// The object whose link domain guards this governor's links.
+  var member: any LinkGuarded {
+    switch self {
+    case .controller(let controller): controller.node
+    case .window(let window): window
+    }
+  }
+
+  /// Its exclusion slot.
   var _slot: HierarchySlot {
     switch self {
     case .controller(let controller): controller.node.hierarchy

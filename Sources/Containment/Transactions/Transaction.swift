@@ -80,7 +80,7 @@ enum Transaction {
       }
       return
     }
-    let below = TreeLock.withLock { () -> TransactionContext? in
+    let below = TreeLock.withLock([governor.member] + chain.map(\.governor.member)) { () -> TransactionContext? in
       if let inside = chain.first(where: { governor._isAncestorOrSelf(of: $0.governor) }) { return inside }
       return governor._isMidChange ? chain.first : nil
     }

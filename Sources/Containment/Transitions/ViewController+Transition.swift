@@ -53,10 +53,10 @@ extension ViewController {
     animations: (@Sendable () async -> Void)?,
     context: TransactionContext
   ) async throws -> TransitionOutcome {
-    try TreeLock.withLock { try _validateTransition(from: from, to: to) }
+    try TreeLock.withLock(node) { try _validateTransition(from: from, to: to) }
     let toView = await to.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: animated)
-    let environment = try TreeLock.withLock { () -> ContainmentEnvironment in
+    let environment = try TreeLock.withLock(node) { () -> ContainmentEnvironment in
       try _validateTransition(from: from, to: to)
       guard let fromView = from.node._view, let superview = fromView._superview else {
         throw ContainmentError.viewNotInstalled(from.node.id)
@@ -74,7 +74,7 @@ extension ViewController {
     await pass.deliverWill(in: context)
     await pass.deliverIsAppearing(in: context)
     let interrupted = await Self.animate(for: duration, on: environment, animations: animations)
-    TreeLock.withLock { from.node._view?._unlink() }
+    TreeLock.withLock(node) { from.node._view?._unlink() }
     await pass.deliverDid(in: context)
     let outcome: TransitionOutcome = interrupted || Task.isCancelled ? .interrupted : .completed
     node.emit(.transitionEnded(from: from.node.id, to: to.node.id, outcome: outcome), transaction: context.id)

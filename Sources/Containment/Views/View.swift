@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A headless view: a frame in its superview's coordinates, a list of
 /// subviews, membership in a window, and a small set of layout constraints
 /// (§1).
@@ -13,26 +15,75 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   /// Debug label.
   public let label: String
 
+  /// The link domain guarding ``Links`` (``TreeLock``).
+  let domain = Atomic<Int>(0)
+
   // MARK: Guarded by TreeLock
-  var _frame: Rect
-  weak var _superview: View?
-  var _subviews: [View] = []
-  /// Set on a window's own root view.
-  weak var _hostWindow: Window?
-  /// The controller whose root view this is.
-  weak var _owner: (any ViewController)?
-  var _constraints: [LayoutConstraint<ObjectIdentifier>] = []
-  var _isHidden = false
+
+  /// The links and geometry a link domain guards; reached through
+  /// ``_links`` (checked in debug builds) or the accessors below.
+  struct Links {
+    var frame: Rect
+    weak var superview: View?
+    var subviews: [View] = []
+    /// Set on a window's own root view.
+    weak var hostWindow: Window?
+    /// The controller whose root view this is.
+    weak var owner: (any ViewController)?
+    var constraints: [LayoutConstraint<ObjectIdentifier>] = []
+    var isHidden = false
+  }
+  private var links: Links
+
+  /// The guarded state; only with the lock of this view's domain held.
+  var _links: Links {
+    _read {
+      TreeLock.assertHeld(self)
+      yield links
+    }
+    _modify {
+      TreeLock.assertHeld(self)
+      yield &links
+    }
+  }
+  var _frame: Rect {
+    _read { yield _links.frame }
+    _modify { yield &_links.frame }
+  }
+  var _superview: View? {
+    _read { yield _links.superview }
+    _modify { yield &_links.superview }
+  }
+  var _subviews: [View] {
+    _read { yield _links.subviews }
+    _modify { yield &_links.subviews }
+  }
+  var _hostWindow: Window? {
+    _read { yield _links.hostWindow }
+    _modify { yield &_links.hostWindow }
+  }
+  var _owner: (any ViewController)? {
+    _read { yield _links.owner }
+    _modify { yield &_links.owner }
+  }
+  var _constraints: [LayoutConstraint<ObjectIdentifier>] {
+    _read { yield _links.constraints }
+    _modify { yield &_links.constraints }
+  }
+  var _isHidden: Bool {
+    _read { yield _links.isHidden }
+    _modify { yield &_links.isHidden }
+  }
 
   /// Creates a detached view.
   public init(frame: Rect = .zero, label: String = "view") {
-    self._frame = frame
+    self.links = Links(frame: frame)
     self.label = label
   }
 
   deinit {
     // A deep view hierarchy is released without recursing once per level.
-    IterativeRelease.release(&_subviews)
+    IterativeRelease.release(&links.subviews)
   }
 
   /// A readable description.
@@ -40,46 +91,46 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
 
   /// The frame, in the superview's coordinate space.
   public var frame: Rect {
-    get { TreeLock.withLock { _frame } }
-    set { TreeLock.withLock { _frame = newValue } }
+    get { TreeLock.withLock(self) { _frame } }
+    set { TreeLock.withLock(self) { _frame = newValue } }
   }
 
   /// The view's own coordinate space: origin zero, the frame's size.
   public var bounds: Rect {
-    TreeLock.withLock { Rect(x: 0, y: 0, width: _frame.width, height: _frame.height) }
+    TreeLock.withLock(self) { Rect(x: 0, y: 0, width: _frame.width, height: _frame.height) }
   }
 
   /// Whether the view is hidden. Hiding does not cause appearance hooks.
   public var isHidden: Bool {
-    get { TreeLock.withLock { _isHidden } }
-    set { TreeLock.withLock { _isHidden = newValue } }
+    get { TreeLock.withLock(self) { _isHidden } }
+    set { TreeLock.withLock(self) { _isHidden = newValue } }
   }
 
   /// The superview, or nil. Never keeps the superview alive.
-  public var superview: View? { TreeLock.withLock { _superview } }
+  public var superview: View? { TreeLock.withLock(self) { _superview } }
 
   /// The subviews, back to front.
-  public var subviews: [View] { TreeLock.withLock { _subviews } }
+  public var subviews: [View] { TreeLock.withLock(self) { _subviews } }
 
   /// The window this view is in, or nil when it is off screen.
-  public var window: Window? { TreeLock.withLock { _window() } }
+  public var window: Window? { TreeLock.withLock(self) { _window() } }
 
   /// True if `self` is `view` or one of its ancestors.
-  public func isAncestor(of view: View) -> Bool { TreeLock.withLock { _isAncestorOrSelf(of: view) } }
+  public func isAncestor(of view: View) -> Bool { TreeLock.withLock(self) { _isAncestorOrSelf(of: view) } }
 
   // MARK: Constraints
 
   /// The constraints installed on this view (each relates views of its subtree).
-  public var constraints: [LayoutConstraint<ObjectIdentifier>] { TreeLock.withLock { _constraints } }
+  public var constraints: [LayoutConstraint<ObjectIdentifier>] { TreeLock.withLock(self) { _constraints } }
 
   /// Installs constraints; they take effect at the next ``layoutIfNeeded()``.
   public func addConstraints(_ constraints: [LayoutConstraint<ObjectIdentifier>]) {
-    TreeLock.withLock { _constraints.append(contentsOf: constraints) }
+    TreeLock.withLock(self) { _constraints.append(contentsOf: constraints) }
   }
 
   /// Removes every constraint installed on this view.
   public func removeAllConstraints() {
-    TreeLock.withLock { _constraints.removeAll() }
+    TreeLock.withLock(self) { _constraints.removeAll() }
   }
 
   /// Resolves the constraints installed in this view's subtree and assigns the
@@ -87,7 +138,7 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   /// Returns the constraints that could not be satisfied.
   @discardableResult
   public func layoutIfNeeded() -> [LayoutConstraint<ObjectIdentifier>] {
-    TreeLock.withLock {
+    TreeLock.withLock(self) {
       var nodes: [ObjectIdentifier: LayoutSolver<ObjectIdentifier>.Node] = [:]
       var constraints: [LayoutConstraint<ObjectIdentifier>] = []
       var byID: [ObjectIdentifier: View] = [:]
@@ -171,4 +222,8 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   private func _removeSubview(_ subview: View) {
     if let index = _subviews.lastIndex(where: { $0 === subview }) { _subviews.remove(at: index) }
   }
+}
+
+extension View: LinkGuarded {
+  var linkDomain: Int { domain.load(ordering: .relaxed) }
 }

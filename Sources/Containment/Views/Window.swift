@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A headless window: the root of a tree that is on screen. It hosts one root
 /// controller, carries the trait environment (§1, D3) and the tree's
 /// ``ContainmentEnvironment`` (its clock).
@@ -18,11 +20,48 @@ public final class Window: @unchecked Sendable {
   /// Hierarchical exclusion state; guarded by the link lock.
   let hierarchy = HierarchySlot()
 
+  /// The link domain guarding ``Links`` (``TreeLock``).
+  let domain = Atomic<Int>(0)
+
   // MARK: Guarded by TreeLock
-  var _environment: ContainmentEnvironment
-  var _traits: TraitCollection
-  var _rootViewController: (any ViewController)?
-  var _isTornDown = false
+
+  /// The state a link domain guards; reached through ``_links`` (checked in
+  /// debug builds) or the accessors below.
+  struct Links {
+    var environment: ContainmentEnvironment
+    var traits: TraitCollection
+    var rootViewController: (any ViewController)?
+    var isTornDown = false
+  }
+  private var links: Links
+
+  /// The guarded state; only with the lock of this window's domain held.
+  var _links: Links {
+    _read {
+      TreeLock.assertHeld(self)
+      yield links
+    }
+    _modify {
+      TreeLock.assertHeld(self)
+      yield &links
+    }
+  }
+  var _environment: ContainmentEnvironment {
+    _read { yield _links.environment }
+    _modify { yield &_links.environment }
+  }
+  var _traits: TraitCollection {
+    _read { yield _links.traits }
+    _modify { yield &_links.traits }
+  }
+  var _rootViewController: (any ViewController)? {
+    _read { yield _links.rootViewController }
+    _modify { yield &_links.rootViewController }
+  }
+  var _isTornDown: Bool {
+    _read { yield _links.isTornDown }
+    _modify { yield &_links.isTornDown }
+  }
 
   /// Creates a window of the given size and traits, whose tree takes its
   /// clock from `environment`.
@@ -32,17 +71,16 @@ public final class Window: @unchecked Sendable {
     environment: ContainmentEnvironment = .default
   ) {
     self.rootView = View(frame: frame, label: "window")
-    self._environment = environment
-    self._traits = traits
-    TreeLock.withLock { rootView._hostWindow = self }
+    self.links = Links(environment: environment, traits: traits)
+    TreeLock.withLock(rootView) { rootView._hostWindow = self }
   }
 
   deinit {
     // A released window takes its tree off screen without hooks: every
     // controller at rest becomes `disappeared`, so a later window shows the
     // tree again with its appearance hooks (CONCURRENCY.md, "Views and windows").
-    guard let root = _rootViewController else { return }
-    TreeLock.afterRelease { [weak root] in
+    guard let root = links.rootViewController else { return }
+    TreeLock.afterRelease(in: linkDomain) { [weak root] in
       guard let root else { return }
       Window._takeOffScreenWithoutHooks(root)
     }
@@ -63,13 +101,13 @@ public final class Window: @unchecked Sendable {
   }
 
   /// The controller shown in the window, if any.
-  public var rootViewController: (any ViewController)? { TreeLock.withLock { _rootViewController } }
+  public var rootViewController: (any ViewController)? { TreeLock.withLock(self) { _rootViewController } }
 
   /// The current traits.
-  public var traitCollection: TraitCollection { TreeLock.withLock { _traits } }
+  public var traitCollection: TraitCollection { TreeLock.withLock(self) { _traits } }
 
   /// The environment (clock) of the hosted tree.
-  public var environment: ContainmentEnvironment { TreeLock.withLock { _environment } }
+  public var environment: ContainmentEnvironment { TreeLock.withLock(self) { _environment } }
 
   /// Shows `controller` as the window's root: loads its view if needed, sizes
   /// it to the window, installs it, and forwards appearance to it and to its
@@ -93,7 +131,7 @@ public final class Window: @unchecked Sendable {
   /// Inside a transaction on this window's queue: takes `controller` off the
   /// window if it is still its root (V2, a faulted root isolated).
   func removeRoot(_ controller: any ViewController, reason: RemovalReason, context: TransactionContext) async throws {
-    guard TreeLock.withLock({ _rootViewController === controller && !_isTornDown }) else { return }
+    guard TreeLock.withLock(self, { _rootViewController === controller && !_isTornDown }) else { return }
     try await replaceRoot(with: nil, animated: false, reason: reason, context: context)
   }
 
@@ -102,7 +140,7 @@ public final class Window: @unchecked Sendable {
   private func replaceRoot(
     with controller: (any ViewController)?, animated: Bool, reason: RemovalReason, context: TransactionContext
   ) async throws {
-    let old: (any ViewController)? = try TreeLock.withLock {
+    let old: (any ViewController)? = try TreeLock.withLock(self) {
       if _isTornDown { throw ContainmentError.windowTornDown }
       if let controller {
         if controller.node._isTornDown { throw ContainmentError.tornDown(controller.node.id) }
@@ -120,7 +158,7 @@ public final class Window: @unchecked Sendable {
     if let old, old === controller { return }
     if let old {
       var pass = AppearancePass(animated: animated)
-      let presentations = TreeLock.withLock { () -> [any ViewController] in
+      let presentations = TreeLock.withLock(self) { () -> [any ViewController] in
         // Presentations over the tree leave with it, top layer first (§10).
         let layers = rootView._subviews.reversed().compactMap { $0._owner }.filter { $0.node._presenting != nil }
         for presented in layers {
@@ -149,7 +187,7 @@ public final class Window: @unchecked Sendable {
         }
         return all
       }
-      TreeLock.withLock {
+      TreeLock.withLock(self) {
         if let view = old.node._view {
           pass._begin(AppearancePass._forwardingTargets(in: view), isAppearing: false)
           view._unlink()
@@ -157,7 +195,7 @@ public final class Window: @unchecked Sendable {
         _rootViewController = nil
       }
       await pass.deliverAll(in: context)
-      let dismissed = TreeLock.withLock {
+      let dismissed = TreeLock.withLock(self) {
         () -> [(presenter: ControllerNode, presented: ControllerID, style: PresentationStyle)] in
         presentations.compactMap { presented in
           presented.node._endPresentation().map { ($0.presenter, presented.node.id, $0.style) }
@@ -167,7 +205,7 @@ public final class Window: @unchecked Sendable {
         entry.presenter.emit(.dismissed(entry.presented, style: entry.style, reason: reason), transaction: context.id)
       }
       // Unlinked only now, so that its disappearance events keep the window's clock.
-      TreeLock.withLock {
+      TreeLock.withLock(self) {
         HierarchyExclusion._treeChanged(from: hierarchy, to: old.node.hierarchy)
         old.node._window = nil
         old.node._invalidatePositions()
@@ -176,14 +214,14 @@ public final class Window: @unchecked Sendable {
     guard let controller else { return }
     // Hosted before its view loads, so `viewDidLoad` already sees the
     // window's traits and clock (a split controller lays out by them).
-    TreeLock.withLock {
+    TreeLock.withLock(self) {
       HierarchyExclusion._treeChanged(from: controller.node._position().treeSlot, to: hierarchy)
       controller.node._window = self
       controller.node._invalidatePositions()
     }
     let view = await controller.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: animated)
-    TreeLock.withLock {
+    TreeLock.withLock(self) {
       _rootViewController = controller
       view._frame = Rect(x: 0, y: 0, width: rootView._frame.width, height: rootView._frame.height)
       rootView._link(view)
@@ -198,7 +236,7 @@ public final class Window: @unchecked Sendable {
   /// then nothing changes.
   public func setTraitCollection(_ traits: TraitCollection) async throws {
     try await Transaction.perform(on: .window(self)) { context in
-      let (previous, controllers) = try TreeLock.withLock { () -> (TraitCollection, [any ViewController]) in
+      let (previous, controllers) = try TreeLock.withLock(self) { () -> (TraitCollection, [any ViewController]) in
         if self._isTornDown { throw ContainmentError.windowTornDown }
         let previous = self._traits
         self._traits = traits
@@ -248,13 +286,13 @@ public final class Window: @unchecked Sendable {
     // Only the body's own error can end it (the task is not cancelled
     // while it waits, or it is a nested request that reports through its handle).
     _ = try? await Transaction.perform(on: .window(self)) { context in
-      let stopping = TreeLock.withLock { () -> [any ViewController]? in
+      let stopping = TreeLock.withLock(self) { () -> [any ViewController]? in
         if self._isTornDown { return nil }
         return self._rootViewController.map { Teardown._stopOrder(from: $0) } ?? []
       }
       guard let stopping else { return }
       try await self.replaceRoot(with: nil, animated: false, reason: .tornDown, context: context)
-      let environment = TreeLock.withLock { () -> ContainmentEnvironment in
+      let environment = TreeLock.withLock(self) { () -> ContainmentEnvironment in
         self._isTornDown = true
         for controller in stopping { controller.node._isTornDown = true }
         return self._environment
@@ -274,4 +312,8 @@ public final class Window: @unchecked Sendable {
     }
     return result
   }
+}
+
+extension Window: LinkGuarded {
+  var linkDomain: Int { domain.load(ordering: .relaxed) }
 }

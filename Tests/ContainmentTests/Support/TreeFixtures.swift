@@ -68,5 +68,5 @@ func take(_ count: Int, from iterator: inout LifecycleEvents.AsyncIterator) asyn
 /// holds what it updates for the length of one critical section, so a leak
 /// check reads its weak references after one.
 func settleReleases() {
-  TreeLock.withLock {}
+  TreeLock.settleReleases()
 }

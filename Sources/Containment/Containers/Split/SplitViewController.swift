@@ -53,23 +53,27 @@ public actor SplitViewController: ViewController {
   // MARK: Reading (synchronous snapshots)
 
   /// The primary column's controller.
-  public nonisolated var primaryViewController: (any ViewController)? { TreeLock.withLock { _column(.primary) } }
+  public nonisolated var primaryViewController: (any ViewController)? { TreeLock.withLock(node) { _column(.primary) } }
   /// The secondary column's controller.
-  public nonisolated var secondaryViewController: (any ViewController)? { TreeLock.withLock { _column(.secondary) } }
+  public nonisolated var secondaryViewController: (any ViewController)? {
+    TreeLock.withLock(node) { _column(.secondary) }
+  }
 
   /// Whether the layout in effect shows one column. False until the split's
   /// view has been laid out.
-  public nonisolated var isCollapsed: Bool { TreeLock.withLock { state._value.isLaidOut && state._value.isCollapsed } }
+  public nonisolated var isCollapsed: Bool {
+    TreeLock.withLock(node) { state._value.isLaidOut && state._value.isCollapsed }
+  }
 
   /// The column shown while collapsed (nil while expanded or not laid out).
   public nonisolated var shownColumn: SplitColumn? {
-    TreeLock.withLock { state._value.isLaidOut && state._value.isCollapsed ? state._value.shownColumn : nil }
+    TreeLock.withLock(node) { state._value.isLaidOut && state._value.isCollapsed ? state._value.shownColumn : nil }
   }
 
   /// The delegate, held weakly (see ``SplitViewControllerDelegate``).
   public nonisolated var delegate: (any SplitViewControllerDelegate)? {
-    get { TreeLock.withLock { state._value.delegate } }
-    set { TreeLock.withLock { state._value.delegate = newValue } }
+    get { TreeLock.withLock(node) { state._value.delegate } }
+    set { TreeLock.withLock(node) { state._value.delegate = newValue } }
   }
 
   // MARK: Requests
@@ -149,7 +153,7 @@ public actor SplitViewController: ViewController {
   public func childForStatusBarHidden() async -> (any ViewController)? { _statusBarChild() }
 
   private nonisolated func _statusBarChild() -> (any ViewController)? {
-    TreeLock.withLock {
+    TreeLock.withLock(node) {
       let collapsed = state._value.isLaidOut && state._value.isCollapsed
       return _column(collapsed ? state._value.shownColumn : .secondary)
     }
@@ -198,7 +202,7 @@ public actor SplitViewController: ViewController {
       let shown: SplitColumn
       let delegate: (any SplitViewControllerDelegate)?
     }
-    let reading = TreeLock.withLock { () -> Reading? in
+    let reading = TreeLock.withLock(node) { () -> Reading? in
       guard !node._isTornDown, node._view != nil, let primary = _column(.primary), let secondary = _column(.secondary)
       else { return nil }
       let traits = node._hostingWindow()?._traits ?? TraitCollection()
@@ -224,7 +228,7 @@ public actor SplitViewController: ViewController {
     }
 
     var pass = AppearancePass(animated: false)
-    let leaving = TreeLock.withLock { () -> [any ViewController]? in
+    let leaving = TreeLock.withLock(node) { () -> [any ViewController]? in
       guard let view = node._view, _column(.primary) === reading.primary, _column(.secondary) === reading.secondary
       else { return nil }
       let onScreen = view._window() != nil
@@ -253,11 +257,11 @@ public actor SplitViewController: ViewController {
     guard let leaving else { return }
     await pass.deliverWill(in: context)
     await pass.deliverIsAppearing(in: context)
-    TreeLock.withLock { for controller in leaving where _isInstalled(controller) { _uninstall(controller) } }
+    TreeLock.withLock(node) { for controller in leaving where _isInstalled(controller) { _uninstall(controller) } }
     await pass.deliverDid(in: context)
 
     guard let wasCollapsed = reading.wasCollapsed, wasCollapsed != reading.compact,
-      let delegate = TreeLock.withLock({ state._value.delegate })
+      let delegate = TreeLock.withLock(node, { state._value.delegate })
     else { return }
     await askDelegate(in: context) {
       if reading.compact {

@@ -1,0 +1,101 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Android)
+  import Android
+#elseif os(Windows)
+  import WinSDK
+#endif
+
+/// The locks of the link domains: a fixed table of OS mutexes, one per cache
+/// line, allocated once and never freed.
+///
+/// Each slot is a mutex followed (in debug builds) by the id of the thread
+/// that holds it, which lets debug builds check that every guarded access is
+/// made with its domain's lock held (``TreeLock/assertHeld(_:)``). The holder
+/// is written only by the thread that holds the mutex, and read to check
+/// that the reading thread is that holder: a check that passes never races.
+final class LinkDomainTable: @unchecked Sendable {
+  let count: Int
+  private let base: UnsafeMutableRawPointer
+  private static let stride = 64
+  private static let holderOffset = MemoryLayout<PlatformMutex>.stride
+
+  init(count: Int) {
+    precondition(MemoryLayout<PlatformMutex>.stride + MemoryLayout<UInt>.size <= Self.stride)
+    self.count = count
+    base = .allocate(byteCount: count * Self.stride, alignment: Self.stride)
+    for index in 0..<count {
+      let mutex = (base + index * Self.stride).bindMemory(to: PlatformMutex.self, capacity: 1)
+      #if os(Windows)
+        InitializeSRWLock(mutex)
+      #else
+        mutex.initialize(to: PlatformMutex())
+        pthread_mutex_init(mutex, nil)
+      #endif
+      (base + index * Self.stride + Self.holderOffset).bindMemory(to: UInt.self, capacity: 1).initialize(to: 0)
+    }
+  }
+
+  @inline(__always)
+  private func mutex(_ index: Int) -> UnsafeMutablePointer<PlatformMutex> {
+    (base + index * Self.stride).assumingMemoryBound(to: PlatformMutex.self)
+  }
+
+  @inline(__always)
+  private func holder(_ index: Int) -> UnsafeMutablePointer<UInt> {
+    (base + index * Self.stride + Self.holderOffset).assumingMemoryBound(to: UInt.self)
+  }
+
+  /// Takes the lock of domain `index`; a contended caller retries `tries`
+  /// times before it sleeps.
+  @inline(__always)
+  func lock(_ index: Int, retrying tries: Int) {
+    let mutex = mutex(index)
+    #if os(Windows)
+      if TryAcquireSRWLockExclusive(mutex) == 0 { lockContended(mutex, tries: tries) }
+    #else
+      if pthread_mutex_trylock(mutex) != 0 { lockContended(mutex, tries: tries) }
+    #endif
+    #if DEBUG
+      holder(index).pointee = Self.currentThread()
+    #endif
+  }
+
+  /// Releases the lock of domain `index`: an opaque call, so that nothing
+  /// read under the lock is retained after it (CONCURRENCY.md, "The link lock").
+  @inline(__always)
+  func unlock(_ index: Int) {
+    #if DEBUG
+      holder(index).pointee = 0
+    #endif
+    #if os(Windows)
+      ReleaseSRWLockExclusive(mutex(index))
+    #else
+      pthread_mutex_unlock(mutex(index))
+    #endif
+  }
+
+  /// Debug builds: whether the calling thread holds the lock of domain
+  /// `index`. Release builds do not track holders and answer true.
+  func isHeldByCurrentThread(_ index: Int) -> Bool {
+    #if DEBUG
+      holder(index).pointee == Self.currentThread()
+    #else
+      true
+    #endif
+  }
+
+  private static func currentThread() -> UInt {
+    #if os(Windows)
+      UInt(GetCurrentThreadId())
+    #elseif canImport(Darwin)
+      UInt(bitPattern: pthread_self())
+    #else
+      UInt(pthread_self())
+    #endif
+  }
+}
