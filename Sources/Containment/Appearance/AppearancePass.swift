@@ -17,8 +17,10 @@ struct AppearancePass: Sendable {
 
   init(animated: Bool) { self.animated = animated }
 
-  /// The nodes whose links a phase of the pass reads.
-  private var members: [any LinkGuarded] { entries.map { $0.controller.node } }
+  /// Runs `body` with the link domains of every entry held.
+  private func withLinks<Result>(_ body: () throws -> Result) rethrows -> Result {
+    try TreeLock.withLock(each: entries, { $0.controller.node.linkDomain }, body)
+  }
 
   /// Under the link lock: begins the transition of each controller, keeping
   /// those whose state changes. `automatic` passes skip controllers already
@@ -48,7 +50,7 @@ struct AppearancePass: Sendable {
   /// The views are installed: delivers `viewIsAppearing` to each appearing
   /// controller that has not had it in this appearance (A2).
   func deliverIsAppearing(in context: TransactionContext?) async {
-    let effects = TreeLock.withLock(members) {
+    let effects = withLinks {
       entries.map { $0.isAppearing ? $0.controller.node._appearance.viewInstalled() : [] }
     }
     await AppearancePass.asHooks(of: context) {
@@ -63,7 +65,7 @@ struct AppearancePass: Sendable {
   /// machine says (A3). Clears `isMovingToParent`/`isMovingFromParent`
   /// flags that this appearance was carrying.
   func deliverDid(in context: TransactionContext?) async {
-    let effects = TreeLock.withLock(members) {
+    let effects = withLinks {
       entries.map { $0.controller.node._appearance.end() }
     }
     await AppearancePass.asHooks(of: context) {
@@ -71,7 +73,7 @@ struct AppearancePass: Sendable {
         await entry.controller.perform(effects, animated: animated, in: context)
       }
     }
-    TreeLock.withLock(members) {
+    withLinks {
       for entry in entries {
         if entry.isAppearing {
           entry.controller.node._isMovingToParent = false

@@ -19,7 +19,11 @@ extension ViewController {
     ChildrenChangeResult
   > {
     try await Transaction.perform(on: .controller(self), adopting: change.children) { context in
-      try await self.runChildrenChange(reason: .replaced, context: context) { _ in change }
+      try await self.runChildrenChange(
+        reason: .replaced, context: context, involving: change.children + change.shown.map(\.controller)
+      ) {
+        _ in change
+      }
     }
   }
 
@@ -27,6 +31,9 @@ extension ViewController {
   /// queue; `reason` is what its `childRemoved` events say (V4). `plan` runs under the link lock with the current children and
   /// may throw a misuse error (then nothing changed); `joinerWithParent`
   /// names the error for a joining controller that has another parent.
+  /// `involving` names every controller that is not a child yet whose links
+  /// `plan` reads or the change makes (those it adds or shows): they are held
+  /// in the same section.
   /// `commit` runs under the same lock once the change is validated and
   /// linked (a policy records its own state there). `willShow`/`didShow` run
   /// (as hooks) right after the change's `transitionBegan`/`transitionEnded`
@@ -35,6 +42,7 @@ extension ViewController {
   nonisolated func runChildrenChange(
     reason: RemovalReason,
     context: TransactionContext,
+    involving: [any ViewController] = [],
     joinerWithParent: (_ joiner: any ViewController, _ parent: any ViewController) -> ContainmentError = {
       .alreadyChild(child: $0.node.id, parent: $1.node.id)
     },
@@ -43,7 +51,7 @@ extension ViewController {
     commit: (ChildrenChange) -> Void = { _ in },
     plan: ([any ViewController]) throws -> ChildrenChange
   ) async throws -> ChildrenChangeResult {
-    let (change, decision, oldChildren, presenters) = try TreeLock.withLock(node) {
+    let (change, decision, oldChildren, presenters) = try _withLinks(involving: involving) {
       () -> (ChildrenChange, ChildrenDecision, [any ViewController], [any ViewController]) in
       if node._isTornDown { throw ContainmentError.tornDown(node.id) }
       let change = try plan(node._children)
@@ -195,5 +203,17 @@ extension ViewController {
     for controller in decision.added { node.emit(.childAdded(controller.node.id), transaction: context.id) }
     for controller in decision.removed { await controller.deliver(.willMove(toParent: nil), in: context) }
     for controller in decision.added { await controller.deliver(.willMove(toParent: self), in: context) }
+  }
+}
+
+extension ViewController {
+  /// Runs `body` with the link domains of this controller and of `involving` held.
+  @inline(__always)
+  nonisolated func _withLinks<Result>(involving: [any ViewController], _ body: () throws -> Result) rethrows -> Result {
+    switch involving.count {
+    case 0: try TreeLock.withLock(node, body)
+    case 1: try TreeLock.withLock(node, involving[0].node, body)
+    default: try TreeLock.withLock([node] + involving.map(\.node), body)
+    }
   }
 }

@@ -13,6 +13,8 @@ extension ViewController {
   /// links in one critical section (a consistent instant):
   /// - every child names this controller as its parent, and appears once;
   /// - no cycles;
+  /// - every controller of the tree, and its view, is guarded by the same
+  ///   link lock as the root (trees are the unit of locking);
   /// - a controller's root view is in a parent's view hierarchy only while it
   ///   is that parent's child, and installed child views are inside the
   ///   parent's hierarchy;
@@ -35,12 +37,15 @@ struct InvariantChecker {
   let quiescent: Bool
   private var violations: [InvariantViolation] = []
   private var visited: Set<ObjectIdentifier> = []
+  /// The link domain of the root: every object linked to it shares it.
+  private var domain = 0
 
   init(quiescent: Bool) { self.quiescent = quiescent }
 
   /// Iterative (each controller before its children, children in order), so
   /// a tree of any depth is checked without growing the stack.
   mutating func check(root: any ViewController) -> [InvariantViolation] {
+    domain = root.node.linkDomain
     let automatic = root.node._parent.map { $0.shouldAutomaticallyForwardAppearanceMethods } ?? true
     var stack: [(any ViewController, Bool)] = [(root, automatic)]
     while let (controller, automaticallyForwarded) = stack.popLast() {
@@ -70,6 +75,15 @@ struct InvariantChecker {
     guard visited.insert(ObjectIdentifier(node)).inserted else {
       fail(node, "reached twice: the tree has a cycle or a shared child")
       return false
+    }
+    // Checked before its links are read: they are guarded by its domain.
+    guard node.linkDomain == domain else {
+      fail(node, "is linked into a tree whose links another lock guards")
+      return false
+    }
+    if let view = node._view, view.linkDomain != domain {
+      fail(node, "has a view whose links another lock guards than its own")
+      return true
     }
     let state = node._appearance.state
     if quiescent, state == .appearing || state == .disappearing, automaticallyForwarded {

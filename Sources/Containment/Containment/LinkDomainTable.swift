@@ -65,6 +65,20 @@ final class LinkDomainTable: @unchecked Sendable {
     #endif
   }
 
+  /// Takes the lock of domain `index` if it is free; never waits.
+  @inline(__always)
+  func tryLock(_ index: Int) -> Bool {
+    #if os(Windows)
+      guard TryAcquireSRWLockExclusive(mutex(index)) != 0 else { return false }
+    #else
+      guard pthread_mutex_trylock(mutex(index)) == 0 else { return false }
+    #endif
+    #if DEBUG
+      holder(index).pointee = Self.currentThread()
+    #endif
+    return true
+  }
+
   /// Releases the lock of domain `index`: an opaque call, so that nothing
   /// read under the lock is retained after it (CONCURRENCY.md, "The link lock").
   @inline(__always)

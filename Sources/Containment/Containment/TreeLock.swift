@@ -58,7 +58,10 @@ enum TreeLock {
         domains.unlock(domain)
         continue
       }
-      defer { domains.unlock(domain) }
+      defer {
+        domains.unlock(domain)
+        if releasedCount.load(ordering: .relaxed) > 0 { runReleasedOfIdleDomains() }
+      }
       if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: [domain]) }
       return try body()
     }
@@ -87,23 +90,73 @@ enum TreeLock {
       defer {
         domains.unlock(a)
         if a != b { domains.unlock(b) }
+        if releasedCount.load(ordering: .relaxed) > 0 { runReleasedOfIdleDomains() }
       }
       if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: a == b ? [a] : [a, b]) }
       return try body()
     }
   }
 
+  /// Runs `body` with the locks of `first`'s domain and, if there is a
+  /// `second`, of its domain held.
+  @inline(__always)
+  static func withLock<Result>(
+    _ first: some LinkGuarded, _ second: (some LinkGuarded)?, _ body: () throws -> Result
+  ) rethrows -> Result {
+    if let second { return try withLock(first, second, body) }
+    return try withLock(first, body)
+  }
+
   /// Runs `body` with the locks of every member's domain held, taken in
   /// index order.
+  @inline(__always)
   static func withLock<Result>(_ members: [any LinkGuarded], _ body: () throws -> Result) rethrows -> Result {
+    try withLock(each: members, \.linkDomain, body)
+  }
+
+  /// Runs `body` with the locks of the domains of every element of `items`
+  /// (`domain` reads one) held, taken in index order. Allocates nothing when
+  /// they share one domain, the common case.
+  static func withLock<Items: Collection, Result>(
+    each items: Items, _ domain: (Items.Element) -> Int, _ body: () throws -> Result
+  ) rethrows -> Result {
     while true {
-      let held = Array(Set(members.map(\.linkDomain))).sorted()
-      for domain in held { domains.lock(domain, retrying: triesBeforeSleeping) }
-      guard members.allSatisfy({ held.contains($0.linkDomain) }) else {
-        for domain in held { domains.unlock(domain) }
+      var first = -1
+      var others: [Int] = []
+      for item in items {
+        let index = domain(item)
+        if first < 0 {
+          first = index
+        } else if index != first, !others.contains(index) {
+          others.append(index)
+        }
+      }
+      if first < 0 { return try body() }
+      if others.isEmpty {
+        domains.lock(first, retrying: triesBeforeSleeping)
+        guard items.allSatisfy({ domain($0) == first }) else {
+          domains.unlock(first)
+          continue
+        }
+        defer {
+          domains.unlock(first)
+          if releasedCount.load(ordering: .relaxed) > 0 { runReleasedOfIdleDomains() }
+        }
+        if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: [first]) }
+        return try body()
+      }
+      others.append(first)
+      others.sort()
+      let held = others
+      for index in held { domains.lock(index, retrying: triesBeforeSleeping) }
+      guard items.allSatisfy({ held.contains(domain($0)) }) else {
+        for index in held { domains.unlock(index) }
         continue
       }
-      defer { for domain in held { domains.unlock(domain) } }
+      defer {
+        for index in held { domains.unlock(index) }
+        if releasedCount.load(ordering: .relaxed) > 0 { runReleasedOfIdleDomains() }
+      }
       if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: held) }
       return try body()
     }
@@ -127,8 +180,9 @@ enum TreeLock {
   /// last reference may be dropped by code that holds it. The update runs,
   /// under the lock of `domain`, at the start of the next critical section
   /// that takes it, before anyone can read the links it fixes (moving an
-  /// object to another domain takes its domain's lock first). It must not
-  /// keep the objects it updates alive.
+  /// object to another domain takes its domain's lock first), or at the end
+  /// of any section if that domain is free then. It must not keep the
+  /// objects it updates alive.
   static func afterRelease(in domain: Int, _ update: @escaping @Sendable () -> Void) {
     released.withLock { $0.append((domain, update)) }
     releasedCount.add(1, ordering: .releasing)
@@ -142,6 +196,17 @@ enum TreeLock {
       domains.lock(domain, retrying: triesBeforeSleeping)
       defer { domains.unlock(domain) }
       if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: [domain]) }
+    }
+  }
+
+  /// After a section: runs the updates handed over to domains nobody holds,
+  /// so that a domain nobody takes again does not leave every section on
+  /// the slow path. Never waits for a lock.
+  private static func runReleasedOfIdleDomains() {
+    let pending = released.withLock { updates in Set(updates.map(\.domain)) }
+    for domain in pending where domains.tryLock(domain) {
+      runReleased(in: [domain])
+      domains.unlock(domain)
     }
   }
 

@@ -36,7 +36,7 @@ extension ViewController {
   /// or ``ContainmentError/tornDown(_:)``; then nothing changed.
   @discardableResult
   public nonisolated func addChild(_ child: any ViewController) async throws -> TransactionHandle<Void> {
-    let oldParent = TreeLock.withLock(node) { child.node._parent }
+    let oldParent = TreeLock.withLock(child.node) { child.node._parent }
     guard let oldParent, oldParent !== self else {
       return try await Transaction.perform(on: .controller(self), adopting: [child]) { context in
         try await self.attachChild(child, reservation: nil, context: context)
@@ -49,7 +49,7 @@ extension ViewController {
     -> TransactionHandle<Void>
   {
     let token = reservations.wrappingAdd(1, ordering: .relaxed).newValue
-    try TreeLock.withLock(node) {
+    try TreeLock.withLock(node, child.node) {
       try self._validateAttach(child, reservation: nil, ignoringParent: true)
       child.node._reservation = token
     }
@@ -118,7 +118,7 @@ extension ViewController {
   nonisolated func attachChild(_ child: any ViewController, reservation: UInt64?, context: TransactionContext)
     async throws
   {
-    try TreeLock.withLock(node) {
+    try TreeLock.withLock(node, child.node) {
       try _validateAttach(child, reservation: reservation, ignoringParent: false)
       child.node._reservation = nil
       child.node._attach(to: self)
@@ -134,7 +134,7 @@ extension ViewController {
   nonisolated func detachChild(_ child: any ViewController, reservation: UInt64, context: TransactionContext)
     async throws
   {
-    try TreeLock.withLock(node) {
+    try TreeLock.withLock(node, child.node) {
       guard child.node._parent === self else { throw ContainmentError.notAChild(child: child.node.id, parent: node.id) }
       guard child.node._reservation == reservation else { throw ContainmentError.childInFlight(child.node.id) }
       child.node._isMovingFromParent = true
@@ -171,7 +171,7 @@ extension ViewController {
     var pass = AppearancePass(animated: false)
     while true {
       // What the child's tree presents leaves with it, first (§10).
-      let presenters = try TreeLock.withLock(node) { () -> [any ViewController] in
+      let presenters = try TreeLock.withLock(node, child.node) { () -> [any ViewController] in
         guard child.node._parent === self else { throw ContainmentError.noParent(child.node.id) }
         let presenters = child._presenters(includingSelf: true)
         if presenters.isEmpty { _unlink(child, pass: &pass) }

@@ -25,7 +25,7 @@ public final class ControllerNode: @unchecked Sendable {
   /// taken inside the broadcaster's lock when an event is stamped.
   let reported = Locked(ReportedState())
   /// The link domain guarding ``Links`` (``TreeLock``).
-  let domain = Atomic<Int>(0)
+  let domain = Atomic<Int>(TreeLock.domainForNewObject())
 
   // MARK: Guarded by TreeLock
 
@@ -275,6 +275,7 @@ public final class ControllerNode: @unchecked Sendable {
     // leaf makes none only to drop it).
     let old = _parent == nil ? (_cachedPosition?.treeSlot ?? _window?.hierarchy ?? hierarchy) : _position().treeSlot
     HierarchyExclusion._treeChanged(from: old, to: parent.node._position().treeSlot)
+    TreeLock._join(self, into: parent.node.linkDomain)
     _parent = parent
     _invalidatePositions()
   }
@@ -316,6 +317,7 @@ public final class ControllerNode: @unchecked Sendable {
   func _attachPresented(to presenter: any ViewController) {
     let old = _cachedPosition?.treeSlot ?? _window?.hierarchy ?? hierarchy
     HierarchyExclusion._treeChanged(from: old, to: presenter.node._position().treeSlot)
+    TreeLock._join(self, into: presenter.node.linkDomain)
     _presenting = presenter
     _invalidatePositions()
   }

@@ -51,7 +51,8 @@ extension ViewController {
       } else {
         view = await self.loadView()
       }
-      TreeLock.withLock(node) {
+      TreeLock.withLock(node, view) {
+        TreeLock._join(view, into: node.linkDomain)
         view._owner = self
         node._view = view
       }

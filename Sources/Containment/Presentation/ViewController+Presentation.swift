@@ -108,7 +108,7 @@ extension ViewController {
   nonisolated func runPresentation(
     of controller: any ViewController, style: PresentationStyle, animated: Bool, context: TransactionContext
   ) async throws -> TransitionOutcome {
-    let window = try TreeLock.withLock(node) { () -> Window in
+    let window = try TreeLock.withLock(node, controller.node) { () -> Window in
       if node._isTornDown { throw ContainmentError.tornDown(node.id) }
       let presented = controller.node
       if presented._isTornDown { throw ContainmentError.tornDown(presented.id) }
@@ -135,7 +135,7 @@ extension ViewController {
 
     var hiding = AppearancePass(animated: animated)
     var appearing = AppearancePass(animated: animated)
-    let (layer, environment) = TreeLock.withLock(node) { () -> (View?, ContainmentEnvironment) in
+    let (layer, environment) = TreeLock.withLock(node, view) { () -> (View?, ContainmentEnvironment) in
       let layer = style.hidesPresenter ? node._view?._layer(in: window) : nil
       if let layer { hiding._begin(AppearancePass._forwardingTargets(in: layer), isAppearing: false) }
       view._frame = style.frame(in: window.rootView._frame)
@@ -156,7 +156,7 @@ extension ViewController {
     // The presented controller's did-hooks come before the presenter's (P1).
     await appearing.deliverDid(in: context)
     await hiding.deliverDid(in: context)
-    TreeLock.withLock(node) { controller.node._isBeingPresented = false }
+    TreeLock.withLock(controller.node) { controller.node._isBeingPresented = false }
     return interrupted || Task.isCancelled ? .interrupted : .completed
   }
 

@@ -137,14 +137,23 @@ enum HierarchyExclusion {
     let adopted: [HierarchySlot]
   }
 
-  /// Runs `body` with the link domains of `governor` and `adopting` held,
+  /// Runs `body` with the link domains of `governor`, `adopting` and the
+  /// governors of `chain` held,
   /// and the exclusion lock inside them.
   @inline(__always)
   private static func withLinks<Result>(
-    of governor: Governor, _ adopting: [any ViewController], _ body: () throws -> Result
+    of governor: Governor, _ adopting: [any ViewController], chain: [TransactionContext] = [],
+    _ body: () throws -> Result
   ) rethrows -> Result {
-    if adopting.isEmpty { return try TreeLock.withLock(governor.member) { try ExclusionLock.withLock(body) } }
-    return try TreeLock.withLock([governor.member] + adopting.map(\.node)) { try ExclusionLock.withLock(body) }
+    if chain.isEmpty {
+      switch adopting.count {
+      case 0: return try TreeLock.withLock(governor.member) { try ExclusionLock.withLock(body) }
+      case 1: return try TreeLock.withLock(governor.member, adopting[0].node) { try ExclusionLock.withLock(body) }
+      default: break
+      }
+    }
+    let members = [governor.member] + adopting.map { $0.node as any LinkGuarded } + chain.map(\.governor.member)
+    return try TreeLock.withLock(members) { try ExclusionLock.withLock(body) }
   }
 
   /// Under the link lock: the slots of the controllers among `adopting` that
@@ -199,7 +208,7 @@ enum HierarchyExclusion {
   static func tryEnterNested(_ governor: Governor, adopting: [any ViewController] = [], chain: [TransactionContext])
     -> Admission?
   {
-    withLinks(of: governor, adopting) { () -> Admission? in
+    withLinks(of: governor, adopting, chain: chain) { () -> Admission? in
       let adopted = _adoptedTrees(adopting)
       if _busyAdoptedTree(adopted) != nil || governor._treeSlot.adoptions > 0 { return nil }
       _countAncestors(in: governor._treeSlot)

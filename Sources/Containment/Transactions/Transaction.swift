@@ -80,10 +80,14 @@ enum Transaction {
       }
       return
     }
-    let below = TreeLock.withLock([governor.member] + chain.map(\.governor.member)) { () -> TransactionContext? in
-      if let inside = chain.first(where: { governor._isAncestorOrSelf(of: $0.governor) }) { return inside }
-      return governor._isMidChange ? chain.first : nil
-    }
+    // Outside any transaction (an empty chain) there is nothing to defer behind.
+    let below =
+      chain.isEmpty
+      ? nil
+      : TreeLock.withLock([governor.member] + chain.map(\.governor.member)) { () -> TransactionContext? in
+        if let inside = chain.first(where: { governor._isAncestorOrSelf(of: $0.governor) }) { return inside }
+        return governor._isMidChange ? chain.first : nil
+      }
     if let below {
       below.deferUntilEnd {
         let chain = TransactionContext.current?.runningChain() ?? []

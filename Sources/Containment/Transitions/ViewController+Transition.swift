@@ -53,10 +53,10 @@ extension ViewController {
     animations: (@Sendable () async -> Void)?,
     context: TransactionContext
   ) async throws -> TransitionOutcome {
-    try TreeLock.withLock(node) { try _validateTransition(from: from, to: to) }
+    try TreeLock.withLock([node, from.node, to.node]) { try _validateTransition(from: from, to: to) }
     let toView = await to.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: animated)
-    let environment = try TreeLock.withLock(node) { () -> ContainmentEnvironment in
+    let environment = try TreeLock.withLock([node, from.node, to.node, toView]) { () -> ContainmentEnvironment in
       try _validateTransition(from: from, to: to)
       guard let fromView = from.node._view, let superview = fromView._superview else {
         throw ContainmentError.viewNotInstalled(from.node.id)

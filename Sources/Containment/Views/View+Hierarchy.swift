@@ -24,8 +24,8 @@ extension View {
 
   /// Like ``addSubview(_:)``, at `index` in ``subviews`` (clamped).
   public func insertSubview(_ subview: View, at index: Int?) async throws {
-    guard let governor = TreeLock.withLock(self, { _governor() ?? subview._superview?._governor() }) else {
-      try TreeLock.withLock(self) {
+    guard let governor = TreeLock.withLock(self, subview, { _governor() ?? subview._superview?._governor() }) else {
+      try TreeLock.withLock(self, subview) {
         try _validateInsert(subview, governor: nil)
         _link(subview, at: index)
       }
@@ -33,7 +33,7 @@ extension View {
     }
     try await Transaction.perform(on: governor) { context in
       var pass = AppearancePass(animated: false)
-      try TreeLock.withLock(self) {
+      try TreeLock.withLock([self, subview, governor.member]) {
         try self._validateInsert(subview, governor: governor)
         let wasInWindow = subview._window() != nil
         let willBeInWindow = self._window() != nil
@@ -60,7 +60,7 @@ extension View {
     }
     try await Transaction.perform(on: governor) { context in
       var pass = AppearancePass(animated: false)
-      try TreeLock.withLock(self) {
+      try TreeLock.withLock(self, governor.member) {
         guard self._superview != nil else { return }
         try self._validateNotTornDown(governor: governor)
         if self._window() != nil {

@@ -16,7 +16,7 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   public let label: String
 
   /// The link domain guarding ``Links`` (``TreeLock``).
-  let domain = Atomic<Int>(0)
+  let domain = Atomic<Int>(TreeLock.domainForNewObject())
 
   // MARK: Guarded by TreeLock
 
@@ -116,7 +116,7 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   public var window: Window? { TreeLock.withLock(self) { _window() } }
 
   /// True if `self` is `view` or one of its ancestors.
-  public func isAncestor(of view: View) -> Bool { TreeLock.withLock(self) { _isAncestorOrSelf(of: view) } }
+  public func isAncestor(of view: View) -> Bool { TreeLock.withLock(self, view) { _isAncestorOrSelf(of: view) } }
 
   // MARK: Constraints
 
@@ -202,6 +202,7 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
 
   func _link(_ subview: View, at index: Int? = nil) {
     if let old = subview._superview { old._removeSubview(subview) }
+    TreeLock._join(subview, into: linkDomain)
     subview._superview = self
     if let index, index < _subviews.count {
       _subviews.insert(subview, at: max(0, index))

@@ -21,7 +21,7 @@ public final class Window: @unchecked Sendable {
   let hierarchy = HierarchySlot()
 
   /// The link domain guarding ``Links`` (``TreeLock``).
-  let domain = Atomic<Int>(0)
+  let domain: Atomic<Int>
 
   // MARK: Guarded by TreeLock
 
@@ -70,7 +70,10 @@ public final class Window: @unchecked Sendable {
     traits: TraitCollection = TraitCollection(),
     environment: ContainmentEnvironment = .default
   ) {
-    self.rootView = View(frame: frame, label: "window")
+    let rootView = View(frame: frame, label: "window")
+    self.rootView = rootView
+    // The window and its own view are linked for life: one domain.
+    self.domain = Atomic(rootView.linkDomain)
     self.links = Links(environment: environment, traits: traits)
     TreeLock.withLock(rootView) { rootView._hostWindow = self }
   }
@@ -140,7 +143,7 @@ public final class Window: @unchecked Sendable {
   private func replaceRoot(
     with controller: (any ViewController)?, animated: Bool, reason: RemovalReason, context: TransactionContext
   ) async throws {
-    let old: (any ViewController)? = try TreeLock.withLock(self) {
+    let old: (any ViewController)? = try TreeLock.withLock(self, controller?.node) {
       if _isTornDown { throw ContainmentError.windowTornDown }
       if let controller {
         if controller.node._isTornDown { throw ContainmentError.tornDown(controller.node.id) }
@@ -195,7 +198,7 @@ public final class Window: @unchecked Sendable {
         _rootViewController = nil
       }
       await pass.deliverAll(in: context)
-      let dismissed = TreeLock.withLock(self) {
+      let dismissed = TreeLock.withLock([self] + presentations.map(\.node)) {
         () -> [(presenter: ControllerNode, presented: ControllerID, style: PresentationStyle)] in
         presentations.compactMap { presented in
           presented.node._endPresentation().map { ($0.presenter, presented.node.id, $0.style) }
@@ -205,7 +208,7 @@ public final class Window: @unchecked Sendable {
         entry.presenter.emit(.dismissed(entry.presented, style: entry.style, reason: reason), transaction: context.id)
       }
       // Unlinked only now, so that its disappearance events keep the window's clock.
-      TreeLock.withLock(self) {
+      TreeLock.withLock(self, old.node) {
         HierarchyExclusion._treeChanged(from: hierarchy, to: old.node.hierarchy)
         old.node._window = nil
         old.node._invalidatePositions()
@@ -214,14 +217,15 @@ public final class Window: @unchecked Sendable {
     guard let controller else { return }
     // Hosted before its view loads, so `viewDidLoad` already sees the
     // window's traits and clock (a split controller lays out by them).
-    TreeLock.withLock(self) {
+    TreeLock.withLock(self, controller.node) {
       HierarchyExclusion._treeChanged(from: controller.node._position().treeSlot, to: hierarchy)
+      TreeLock._join(controller.node, into: linkDomain)
       controller.node._window = self
       controller.node._invalidatePositions()
     }
     let view = await controller.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: animated)
-    TreeLock.withLock(self) {
+    TreeLock.withLock(self, view) {
       _rootViewController = controller
       view._frame = Rect(x: 0, y: 0, width: rootView._frame.width, height: rootView._frame.height)
       rootView._link(view)
@@ -292,7 +296,7 @@ public final class Window: @unchecked Sendable {
       }
       guard let stopping else { return }
       try await self.replaceRoot(with: nil, animated: false, reason: .tornDown, context: context)
-      let environment = TreeLock.withLock(self) { () -> ContainmentEnvironment in
+      let environment = TreeLock.withLock([self] + stopping.map(\.node)) { () -> ContainmentEnvironment in
         self._isTornDown = true
         for controller in stopping { controller.node._isTornDown = true }
         return self._environment

@@ -24,7 +24,8 @@ extension NavigationController {
     -> TransactionHandle<TransitionOutcome>
   {
     try await Transaction.perform(on: .controller(self), adopting: [controller]) { context in
-      try await self.changeStack(animated: animated, reason: .replaced, context: context) { _ in
+      try await self.changeStack(animated: animated, reason: .replaced, context: context, involving: [controller]) {
+        _ in
         if controller.node._parent === self { throw ContainmentError.alreadyOnStack(controller.node.id) }
         return .push(controller)
       }.outcome
@@ -69,7 +70,8 @@ extension NavigationController {
     -> TransactionHandle<[any ViewController]>
   {
     try await Transaction.perform(on: .controller(self)) { context in
-      try await self.changeStack(animated: animated, reason: .popped, context: context) { stack in
+      try await self.changeStack(animated: animated, reason: .popped, context: context, involving: [controller]) {
+        stack in
         guard controller.node._parent === self, let index = stack.lastIndex(where: { $0 === controller }) else {
           throw ContainmentError.notOnStack(controller.node.id)
         }
@@ -114,8 +116,10 @@ extension NavigationController {
     -> TransactionHandle<TransitionOutcome>
   {
     try await Transaction.perform(on: .controller(self), adopting: controllers) { context in
-      try await self.changeStack(animated: animated, reason: .replaced, context: context) { _ in .replace(controllers) }
-        .outcome
+      try await self.changeStack(animated: animated, reason: .replaced, context: context, involving: controllers) { _ in
+        .replace(controllers)
+      }
+      .outcome
     }
   }
 
@@ -135,7 +139,8 @@ extension NavigationController {
   }
 
   /// Inside a transaction on this queue: replaces the stack with what
-  /// `plan` returns for the current one (`plan` runs under the link lock and
+  /// `plan` returns for the current one (`plan` runs under the link lock, with
+  /// the controllers it reads or pushes named in `involving`, and
   /// may throw a misuse error; then nothing changed). The order is the type's:
   /// a children change showing the top (``ViewController/changeChildren(_:)``),
   /// announced as a transition from the old top to the new one.
@@ -143,11 +148,13 @@ extension NavigationController {
     animated: Bool,
     reason: RemovalReason,
     context: TransactionContext,
+    involving: [any ViewController] = [],
     _ plan: ([any ViewController]) throws -> StackEdit
   ) async throws -> StackChange {
     let result = try await runChildrenChange(
       reason: reason,
       context: context,
+      involving: involving,
       joinerWithParent: { joiner, parent in
         parent is NavigationController
           ? .alreadyOnStack(joiner.node.id) : .alreadyChild(child: joiner.node.id, parent: parent.node.id)

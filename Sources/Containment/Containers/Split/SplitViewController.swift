@@ -169,6 +169,7 @@ public actor SplitViewController: ViewController {
     try await runChildrenChange(
       reason: .replaced,
       context: context,
+      involving: [primary, secondary],
       commit: { _ in
         self.state._value.primary = primary
         self.state._value.secondary = secondary

@@ -167,6 +167,7 @@ public actor TabBarController: ViewController {
     try await runChildrenChange(
       reason: reason,
       context: context,
+      involving: controllers,
       commit: { change in self.state._value.selected = change.shown.first?.controller }
     ) { _ in
       if !controllers.isEmpty, !controllers.indices.contains(selectedIndex) {
@@ -184,6 +185,7 @@ public actor TabBarController: ViewController {
     try await runChildrenChange(
       reason: .replaced,
       context: context,
+      involving: new.map { [$0] } ?? [],
       commit: { change in self.state._value.selected = change.shown.first?.controller }
     ) { old in
       _selectionChange(children: old, selecting: new)

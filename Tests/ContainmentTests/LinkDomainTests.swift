@@ -1,0 +1,76 @@
+import Testing
+@testable import Containment
+import ContainmentTestKit
+
+/// Trees are the unit of locking: every object linked into a tree is guarded
+/// by the tree's link lock, a tree that joins another takes its lock, and a
+/// subtree that leaves keeps it.
+@Suite(.timeLimit(.minutes(1)))
+struct LinkDomainTests {
+  /// The link domains of `controllers` and their loaded views.
+  private func domains(_ controllers: RecordingController...) -> Set<Int> {
+    Set(
+      controllers.flatMap { controller in
+        [controller.node.linkDomain] + (controller.viewIfLoaded.map { [$0.linkDomain] } ?? [])
+      })
+  }
+
+  @Test func aTreeAddedUnderAnotherTakesItsLockAndASubtreeThatLeavesKeepsIt_R5() async throws {
+    let f = Fixture()
+    let (window, r, p, c) = try await f.tree()
+    let q = f.controller("Q"), s = f.controller("S")
+    try await f.install(s, in: q)
+    #expect(domains(r, p, c).count == 1)
+    #expect(domains(q, s).count == 1)
+    #expect(window.linkDomain == r.node.linkDomain)
+
+    try await c.addChild(q)
+    try await c.view.addSubview(await q.view)
+    await q.didMove(toParent: c)
+    #expect(
+      f.log.take() == [
+        "Q.willMove(C)", "Q.viewWillAppear", "S.viewWillAppear", "Q.viewIsAppearing", "S.viewIsAppearing",
+        "Q.viewDidAppear", "S.viewDidAppear", "Q.didMove(C)",
+      ])
+    #expect(domains(r, p, c, q, s) == [r.node.linkDomain])
+    #expect(r.checkInvariants().isEmpty)
+
+    await q.willMove(toParent: nil)
+    try await q.view.removeFromSuperview()
+    try await q.removeFromParent()
+    #expect(
+      f.log.take() == [
+        "Q.willMove(nil)", "Q.viewWillDisappear", "S.viewWillDisappear", "Q.viewDidDisappear", "S.viewDidDisappear",
+        "Q.didMove(nil)",
+      ])
+    #expect(domains(r, p, c, q, s) == [r.node.linkDomain])
+    #expect(r.checkInvariants().isEmpty)
+    #expect(q.checkInvariants().isEmpty)
+  }
+
+  @Test func aWindowsRootAndWhatItPresentsShareTheWindowsLock_R5() async throws {
+    let f = Fixture()
+    let q = f.controller("Q"), s = f.controller("S"), m = f.controller("M")
+    try await f.install(s, in: q)
+    let window = Window()
+    try await window.setRootViewController(q)
+    try await q.present(m, style: .fullScreen, animated: false)
+    #expect(
+      f.log.take() == [
+        "Q.viewWillAppear", "S.viewWillAppear", "Q.viewIsAppearing", "S.viewIsAppearing", "Q.viewDidAppear",
+        "S.viewDidAppear", "M.viewDidLoad", "Q.viewWillDisappear", "S.viewWillDisappear", "M.viewWillAppear",
+        "M.viewIsAppearing", "M.viewDidAppear", "Q.viewDidDisappear", "S.viewDidDisappear",
+      ])
+    #expect(domains(q, s, m) == [window.linkDomain])
+    #expect(q.checkInvariants().isEmpty)
+  }
+
+  #if DEBUG
+    @Test func aLinkReadWithoutItsLockStopsADebugBuild() async {
+      await #expect(processExitsWith: .failure) {
+        let node = ControllerNode(name: "unlocked")
+        _ = node._parent
+      }
+    }
+  #endif
+}
