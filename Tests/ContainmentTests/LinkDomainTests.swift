@@ -65,6 +65,23 @@ struct LinkDomainTests {
     #expect(q.checkInvariants().isEmpty)
   }
 
+  @Test func aSelectedTabThatLeftForAnotherTreeIsNotReadThroughTheTabBarsLock_R5() async throws {
+    let f = Fixture()
+    let a = f.controller("A"), b = f.controller("B"), other = f.controller("Other")
+    let tabs = TabBarController(name: "Tabs")
+    try await tabs.setViewControllers([a, b], selectedIndex: 0)
+    _ = f.log.take()
+    try await a.removeFromParent()
+    try await other.addChild(a)
+    #expect(f.log.take() == ["A.didMove(nil)", "A.willMove(Other)"])
+    #expect(a.node.linkDomain == other.node.linkDomain)
+    #expect(tabs.selectedViewController == nil)
+    #expect(tabs.selectedIndex == nil)
+    #expect(names(tabs.viewControllers) == ["B"])
+    #expect(tabs.checkInvariants().isEmpty)
+    #expect(other.checkInvariants().isEmpty)
+  }
+
   #if DEBUG
     @Test func aLinkReadWithoutItsLockStopsADebugBuild() async {
       await #expect(processExitsWith: .failure) {

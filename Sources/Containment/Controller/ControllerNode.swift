@@ -296,6 +296,14 @@ public final class ControllerNode: @unchecked Sendable {
     _invalidatePositions()
   }
 
+  /// Under the lock of `container`'s domain: whether this controller is its
+  /// child. Safe to ask of a controller that left it for another tree (a
+  /// container's remembered selection): one in another domain is nobody's
+  /// child here, and its links are not read.
+  func _isChild(of container: any ViewController) -> Bool {
+    linkDomain == container.node.linkDomain && _parent === container
+  }
+
   /// True if `self` is `other` or one of its ancestors (a presenter counts
   /// as the ancestor of what it presents).
   func _isAncestorOrSelf(of other: ControllerNode) -> Bool {

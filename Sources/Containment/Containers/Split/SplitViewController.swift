@@ -276,7 +276,7 @@ public actor SplitViewController: ViewController {
   /// Under the link lock: a column's controller, if it is still a child.
   nonisolated func _column(_ column: SplitColumn) -> (any ViewController)? {
     let controller = column == .primary ? state._value.primary : state._value.secondary
-    guard let controller, controller.node._parent === self else { return nil }
+    guard let controller, controller.node._isChild(of: self) else { return nil }
     return controller
   }
 

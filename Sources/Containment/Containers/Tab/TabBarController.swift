@@ -217,7 +217,7 @@ public actor TabBarController: ViewController {
   /// inside ``setViewControllers(_:selectedIndex:)``, a leaving tab whose
   /// removal has not finished: it still has to disappear).
   nonisolated func _selected() -> (any ViewController)? {
-    guard let selected = state._value.selected, selected.node._parent === self else { return nil }
+    guard let selected = state._value.selected, selected.node._isChild(of: self) else { return nil }
     return selected
   }
 
