@@ -82,6 +82,23 @@ struct LinkDomainTests {
     #expect(other.checkInvariants().isEmpty)
   }
 
+  @Test func aDomainsGenerationChangesWhenObjectsLeaveIt_R5() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), q = f.controller("Q")
+    let old = q.node.linkDomain
+    let before = TreeLock.withLock(q.node) { TreeLock.domains.generation(old) }
+    try await p.addChild(q)
+    #expect(f.log.take() == ["Q.willMove(P)"])
+    #expect(q.node.linkDomain == p.node.linkDomain)
+    // Q left its first domain: what was read there before is stale. (Other
+    // tests run meanwhile and may move their objects too, so "unchanged"
+    // cannot be asserted here; the appearance tests cover that path.)
+    #expect(TreeLock.withLock(domain: old, ifGeneration: before) { "unchanged" } == nil)
+    try await q.removeFromParent()
+    #expect(f.log.take() == ["Q.didMove(nil)"])
+    #expect(q.node.linkDomain == p.node.linkDomain)
+  }
+
   #if DEBUG
     @Test func aLinkReadWithoutItsLockStopsADebugBuild() async {
       await #expect(processExitsWith: .failure) {

@@ -7,6 +7,9 @@
 struct AppearancePass: Sendable {
   struct Entry: Sendable {
     let controller: any ViewController
+    /// `controller.node`, read without retaining the controller (a
+    /// controller is a weak target: its retains take the slow path).
+    let node: ControllerNode
     let isAppearing: Bool
   }
 
@@ -14,12 +17,22 @@ struct AppearancePass: Sendable {
   private(set) var entries: [Entry] = []
   private var willEffects: [(controller: any ViewController, effects: [AppearanceMachine.Effect])] = []
   let animated: Bool
+  /// The link domain of every entry and its generation when they were
+  /// begun; nil while there are none, or if they came from several domains.
+  private var domain: (index: Int, generation: UInt)?
+  private var severalDomains = false
 
   init(animated: Bool) { self.animated = animated }
 
-  /// Runs `body` with the link domains of every entry held.
+  /// Runs `body` with the link domains of every entry held: in O(1) if
+  /// nothing left their domain since they were begun (the common case: a
+  /// pass's controllers are one subtree, and its transaction excludes every
+  /// other change to it), else by reading each entry's domain.
   private func withLinks<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try TreeLock.withLock(each: entries, { $0.controller.node.linkDomain }, body)
+    if let domain, let result = try TreeLock.withLock(domain: domain.index, ifGeneration: domain.generation, body) {
+      return result
+    }
+    return try TreeLock.withLock(each: entries, { $0.node.linkDomain }, body)
   }
 
   /// Under the link lock: begins the transition of each controller, keeping
@@ -31,7 +44,17 @@ struct AppearancePass: Sendable {
         isAppearing: isAppearing, animated: animated, automatic: automatic)
       guard !effects.isEmpty else { continue }
       let begun = effects.contains { $0 == .willAppear || $0 == .willDisappear }
-      if begun { entries.append(Entry(controller: controller, isAppearing: isAppearing)) }
+      if begun {
+        let node = controller.node
+        entries.append(Entry(controller: controller, node: node, isAppearing: isAppearing))
+        let index = node.linkDomain
+        if domain == nil, !severalDomains {
+          domain = (index, TreeLock.domains.generation(index))
+        } else if let domain, domain.index != index {
+          self.domain = nil
+          severalDomains = true
+        }
+      }
       willEffects.append((controller, effects))
     }
   }
@@ -51,7 +74,7 @@ struct AppearancePass: Sendable {
   /// controller that has not had it in this appearance (A2).
   func deliverIsAppearing(in context: TransactionContext?) async {
     let effects = withLinks {
-      entries.map { $0.isAppearing ? $0.controller.node._appearance.viewInstalled() : [] }
+      entries.map { $0.isAppearing ? $0.node._appearance.viewInstalled() : [] }
     }
     await AppearancePass.asHooks(of: context) {
       for (entry, effects) in zip(entries, effects) where !effects.isEmpty {
@@ -66,7 +89,7 @@ struct AppearancePass: Sendable {
   /// flags that this appearance was carrying.
   func deliverDid(in context: TransactionContext?) async {
     let effects = withLinks {
-      entries.map { $0.controller.node._appearance.end() }
+      entries.map { $0.node._appearance.end() }
     }
     await AppearancePass.asHooks(of: context) {
       for (entry, effects) in zip(entries, effects) {
@@ -76,9 +99,9 @@ struct AppearancePass: Sendable {
     withLinks {
       for entry in entries {
         if entry.isAppearing {
-          entry.controller.node._isMovingToParent = false
+          entry.node._isMovingToParent = false
         } else {
-          entry.controller.node._isMovingFromParent = false
+          entry.node._isMovingFromParent = false
         }
       }
     }

@@ -13,19 +13,21 @@
 /// The locks of the link domains: a fixed table of OS mutexes, one per cache
 /// line, allocated once and never freed.
 ///
-/// Each slot is a mutex followed (in debug builds) by the id of the thread
-/// that holds it, which lets debug builds check that every guarded access is
-/// made with its domain's lock held (``TreeLock/assertHeld(_:)``). The holder
-/// is written only by the thread that holds the mutex, and read to check
-/// that the reading thread is that holder: a check that passes never races.
+/// Each slot is a mutex, then (in debug builds) the id of the thread that
+/// holds it, then the domain's generation (``generation(_:)``). The holder
+/// lets debug builds check that every guarded access is made with its
+/// domain's lock held (``TreeLock/assertHeld(_:)``); it is written only by
+/// the thread that holds the mutex, and read to check that the reading
+/// thread is that holder: a check that passes never races.
 final class LinkDomainTable: @unchecked Sendable {
   let count: Int
   private let base: UnsafeMutableRawPointer
   private static let stride = 64
   private static let holderOffset = MemoryLayout<PlatformMutex>.stride
+  private static let generationOffset = holderOffset + MemoryLayout<UInt>.stride
 
   init(count: Int) {
-    precondition(MemoryLayout<PlatformMutex>.stride + MemoryLayout<UInt>.size <= Self.stride)
+    precondition(Self.generationOffset + MemoryLayout<UInt>.size <= Self.stride)
     self.count = count
     base = .allocate(byteCount: count * Self.stride, alignment: Self.stride)
     for index in 0..<count {
@@ -36,7 +38,8 @@ final class LinkDomainTable: @unchecked Sendable {
         mutex.initialize(to: PlatformMutex())
         pthread_mutex_init(mutex, nil)
       #endif
-      (base + index * Self.stride + Self.holderOffset).bindMemory(to: UInt.self, capacity: 1).initialize(to: 0)
+      (base + index * Self.stride + Self.holderOffset).bindMemory(to: UInt.self, capacity: 2).initialize(
+        repeating: 0, count: 2)
     }
   }
 
@@ -48,6 +51,18 @@ final class LinkDomainTable: @unchecked Sendable {
   @inline(__always)
   private func holder(_ index: Int) -> UnsafeMutablePointer<UInt> {
     (base + index * Self.stride + Self.holderOffset).assumingMemoryBound(to: UInt.self)
+  }
+
+  /// How many times objects have moved out of domain `index`, read and
+  /// written only with its lock held: while it is unchanged, everything that
+  /// was in the domain still is.
+  func generation(_ index: Int) -> UInt {
+    (base + index * Self.stride + Self.generationOffset).assumingMemoryBound(to: UInt.self).pointee
+  }
+
+  /// With the lock of domain `index` held: objects are moving out of it.
+  func objectsLeft(_ index: Int) {
+    (base + index * Self.stride + Self.generationOffset).assumingMemoryBound(to: UInt.self).pointee &+= 1
   }
 
   /// Takes the lock of domain `index`; a contended caller retries `tries`

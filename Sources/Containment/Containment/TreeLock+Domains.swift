@@ -23,10 +23,12 @@ extension TreeLock {
   static func _join(_ member: some LinkGuarded, into domain: Int) {
     let old = member.linkDomain
     guard old != domain else { return }
-    var visited: Set<ObjectIdentifier> = []
+    domains.objectsLeft(old)
+    // An object is moved when it is taken from `pending`: one found in the
+    // new domain has been visited already (links go both ways).
     var pending: [any LinkGuarded] = [member]
     while let next = pending.popLast() {
-      guard visited.insert(ObjectIdentifier(next)).inserted, next.linkDomain == old else { continue }
+      guard next.linkDomain == old else { continue }
       switch next {
       case let node as ControllerNode:
         let links = node._links

@@ -162,6 +162,24 @@ enum TreeLock {
     }
   }
 
+  /// Runs `body` with the lock of `domain` held if nothing has moved out of
+  /// that domain since its generation was `generation` (read under its lock
+  /// earlier, with ``LinkDomainTable/generation(_:)``): then every object
+  /// that was in it still is, without asking each. Returns nil, having run
+  /// nothing, otherwise.
+  static func withLock<Result>(domain: Int, ifGeneration generation: UInt, _ body: () throws -> Result) rethrows
+    -> Result?
+  {
+    domains.lock(domain, retrying: triesBeforeSleeping)
+    defer {
+      domains.unlock(domain)
+      if releasedCount.load(ordering: .relaxed) > 0 { runReleasedOfIdleDomains() }
+    }
+    guard domains.generation(domain) == generation else { return nil }
+    if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: [domain]) }
+    return try body()
+  }
+
   /// Debug builds: stops the process if the calling thread does not hold
   /// the lock of `member`'s domain. Every guarded field's accessor calls it.
   @inline(__always)
