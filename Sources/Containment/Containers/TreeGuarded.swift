@@ -1,12 +1,31 @@
 /// A container's own bookkeeping (selection, delegate, collapse state),
-/// guarded by the link lock like the links it is decided together with.
+/// guarded by its tree's link lock like the links it is decided together
+/// with.
 ///
-/// Read and write ``_value`` only inside `TreeLock.withLock`: a container's
-/// decisions ("which child is selected, is its view installed, is it on
-/// screen") must read this and the tree's links at one instant.
+/// Read and write ``_value`` only inside a section that holds the lock of
+/// the container's domain (debug builds check it): a container's decisions
+/// ("which child is selected, is its view installed, is it on screen") must
+/// read this and the tree's links at one instant.
 final class TreeGuarded<Value>: @unchecked Sendable {
-  // MARK: Guarded by TreeLock
-  var _value: Value
+  /// The container's node, whose domain guards the value. The container
+  /// holds both, so the node outlives every access.
+  private unowned let owner: ControllerNode
+  private var value: Value
 
-  init(_ value: Value) { self._value = value }
+  init(_ value: Value, of owner: ControllerNode) {
+    self.value = value
+    self.owner = owner
+  }
+
+  // MARK: Guarded by TreeLock
+  var _value: Value {
+    _read {
+      TreeLock.assertHeld(owner)
+      yield value
+    }
+    _modify {
+      TreeLock.assertHeld(owner)
+      yield &value
+    }
+  }
 }

@@ -60,7 +60,7 @@ public actor NavigationController: ViewController {
   public nonisolated let node: ControllerNode
   /// How long an animated push or pop waits on the tree's clock.
   public nonisolated let transitionDuration: Duration
-  nonisolated let state = TreeGuarded(NavigationState())
+  nonisolated let state: TreeGuarded<NavigationState>
   /// Set when a delegate is first set: until then a push or a pop finds no
   /// delegate to ask without taking the link lock.
   private nonisolated let hasHadDelegate = Atomic<Bool>(false)
@@ -69,6 +69,7 @@ public actor NavigationController: ViewController {
   /// ``setViewControllers(_:animated:)`` or ``push(_:animated:)``.
   public init(name: String = "Navigation", transitionDuration: Duration = .milliseconds(350)) {
     self.node = ControllerNode(name: name)
+    self.state = TreeGuarded(NavigationState(), of: node)
     self.transitionDuration = transitionDuration
   }
 

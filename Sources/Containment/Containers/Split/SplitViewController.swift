@@ -41,12 +41,13 @@ public actor SplitViewController: ViewController {
   public nonisolated let node: ControllerNode
   /// The primary column's width in the expanded layout.
   public nonisolated let primaryColumnWidth: Double
-  nonisolated let state = TreeGuarded(SplitState())
+  nonisolated let state: TreeGuarded<SplitState>
 
   /// Creates a split controller with no columns; give it them with
   /// ``setViewControllers(primary:secondary:)``.
   public init(name: String = "Split", primaryColumnWidth: Double = 320) {
     self.node = ControllerNode(name: name)
+    self.state = TreeGuarded(SplitState(), of: node)
     self.primaryColumnWidth = primaryColumnWidth
   }
 

@@ -32,11 +32,12 @@ public actor TabBarController: ViewController {
 
   /// The runtime's state for this controller.
   public nonisolated let node: ControllerNode
-  nonisolated let state = TreeGuarded(TabState())
+  nonisolated let state: TreeGuarded<TabState>
 
   /// Creates a tab controller with no tabs.
   public init(name: String = "Tabs") {
     self.node = ControllerNode(name: name)
+    self.state = TreeGuarded(TabState(), of: node)
   }
 
   // MARK: Reading (synchronous snapshots)
