@@ -95,7 +95,7 @@ final class LinkDomainTable: @unchecked Sendable {
   }
 
   /// Releases the lock of domain `index`: an opaque call, so that nothing
-  /// read under the lock is retained after it (CONCURRENCY.md, "The link lock").
+  /// read under the lock is retained after it (CONCURRENCY.md, "The link locks").
   @inline(__always)
   func unlock(_ index: Int) {
     #if DEBUG

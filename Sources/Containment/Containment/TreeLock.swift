@@ -29,7 +29,7 @@ protocol LinkGuarded: AnyObject {
 /// No critical section waits for anything, so a waiter retries for a few
 /// microseconds before it sleeps.
 ///
-/// Rules (CONCURRENCY.md, "The link lock"):
+/// Rules (CONCURRENCY.md, "The link locks"):
 /// - held only for synchronous bookkeeping, never across a hook call, an
 ///   `await`, a continuation resume, or an event delivery;
 /// - never nested: the domains of one section are taken together, in index

@@ -7,7 +7,7 @@ import Synchronization
 /// `nonisolated let node = ControllerNode(name: "Profile")`.
 ///
 /// Isolation: the node is not an actor. Its links and appearance state are
-/// guarded by the process-wide link lock (CONCURRENCY.md, "The link lock") so
+/// guarded by its tree's link lock (CONCURRENCY.md, "The link locks") so
 /// that any actor can read a consistent picture of several controllers at
 /// once; its transaction queue and broadcasters have their own small locks.
 /// Reading a property is synchronous and never suspends.
@@ -18,7 +18,7 @@ public final class ControllerNode: @unchecked Sendable {
   public let name: String
 
   let queue: TransactionQueue
-  /// Hierarchical exclusion state; guarded by the link lock.
+  /// Hierarchical exclusion state; guarded by the exclusion lock.
   let hierarchy = HierarchySlot()
   let events: Broadcaster<LifecycleEvent>
   /// What the controller's stream has reported; guarded by its own leaf lock,

@@ -58,7 +58,7 @@ package struct Locked<Value>: @unchecked Sendable {
   /// The release stays `pthread_mutex_unlock` (an opaque call) on purpose:
   /// with an inlined atomic release, Swift's reference-counting optimizer
   /// moves the retain of a value read in `body` past the release
-  /// (CONCURRENCY.md, "The link lock").
+  /// (CONCURRENCY.md, "The link locks").
   @inlinable @inline(__always)
   package func withLock<Result>(retrying tries: Int, _ body: (inout Value) throws -> Result) rethrows -> Result {
     try storage.withLock(retrying: tries, body)

@@ -5,8 +5,8 @@ import Synchronization
 /// (§1).
 ///
 /// Isolation: a view is shared by the controllers of one tree, so it is not
-/// owned by any one actor. Its links and geometry are guarded by the
-/// process-wide link lock; every property read or write is a short,
+/// owned by any one actor. Its links and geometry are guarded by its tree's
+/// link lock; every property read or write is a short,
 /// synchronous critical section, safe from any task. Changes that move views
 /// in or out of a window (and so cause appearance hooks) are `async`: they run
 /// as a transaction of the container that owns the superview (see

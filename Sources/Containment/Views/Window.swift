@@ -10,14 +10,14 @@ import Synchronization
 /// take a tree off screen in order, call ``setRootViewController(_:animated:)``
 /// with nil or ``tearDown()``.
 ///
-/// Isolation: like ``View``, a window's state is guarded by the link lock;
+/// Isolation: like ``View``, a window's state is guarded by its tree's link lock;
 /// changes that cause hooks (`setRootViewController`, `setTraitCollection`,
 /// `tearDown`) run as transactions on the window's own FIFO queue.
 public final class Window: @unchecked Sendable {
   /// The window's own view; the root controller's view is installed in it.
   public let rootView: View
   let queue = TransactionQueue()
-  /// Hierarchical exclusion state; guarded by the link lock.
+  /// Hierarchical exclusion state; guarded by the exclusion lock.
   let hierarchy = HierarchySlot()
 
   /// The link domain guarding ``Links`` (``TreeLock``).
