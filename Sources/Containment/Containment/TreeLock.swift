@@ -60,9 +60,9 @@ enum TreeLock {
       }
       defer {
         domains.unlock(domain)
-        if releasedCount.load(ordering: .relaxed) > 0 { runReleasedOfIdleDomains() }
+        sectionEnded()
       }
-      if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: [domain]) }
+      sectionStarted(holding: [domain])
       return try body()
     }
   }
@@ -90,9 +90,9 @@ enum TreeLock {
       defer {
         domains.unlock(a)
         if a != b { domains.unlock(b) }
-        if releasedCount.load(ordering: .relaxed) > 0 { runReleasedOfIdleDomains() }
+        sectionEnded()
       }
-      if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: a == b ? [a] : [a, b]) }
+      sectionStarted(holding: a == b ? [a] : [a, b])
       return try body()
     }
   }
@@ -140,9 +140,9 @@ enum TreeLock {
         }
         defer {
           domains.unlock(first)
-          if releasedCount.load(ordering: .relaxed) > 0 { runReleasedOfIdleDomains() }
+          sectionEnded()
         }
-        if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: [first]) }
+        sectionStarted(holding: [first])
         return try body()
       }
       others.append(first)
@@ -155,9 +155,9 @@ enum TreeLock {
       }
       defer {
         for index in held { domains.unlock(index) }
-        if releasedCount.load(ordering: .relaxed) > 0 { runReleasedOfIdleDomains() }
+        sectionEnded()
       }
-      if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: held) }
+      sectionStarted(holding: held)
       return try body()
     }
   }
@@ -173,10 +173,10 @@ enum TreeLock {
     domains.lock(domain, retrying: triesBeforeSleeping)
     defer {
       domains.unlock(domain)
-      if releasedCount.load(ordering: .relaxed) > 0 { runReleasedOfIdleDomains() }
+      sectionEnded()
     }
     guard domains.generation(domain) == generation else { return nil }
-    if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: [domain]) }
+    sectionStarted(holding: [domain])
     return try body()
   }
 
@@ -213,8 +213,21 @@ enum TreeLock {
     for domain in 0..<domains.count {
       domains.lock(domain, retrying: triesBeforeSleeping)
       defer { domains.unlock(domain) }
-      if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: [domain]) }
+      sectionStarted(holding: [domain])
     }
+  }
+
+  /// At the start of every section, with its locks held: the updates handed
+  /// over to those domains run first.
+  @inline(__always)
+  private static func sectionStarted(holding held: @autoclosure () -> [Int]) {
+    if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: held()) }
+  }
+
+  /// At the end of every section, its locks released.
+  @inline(__always)
+  private static func sectionEnded() {
+    if releasedCount.load(ordering: .relaxed) > 0 { runReleasedOfIdleDomains() }
   }
 
   /// After a section: runs the updates handed over to domains nobody holds,
