@@ -121,10 +121,10 @@ final class LinkDomainTable: @unchecked Sendable {
   private static func currentThread() -> UInt {
     #if os(Windows)
       UInt(GetCurrentThreadId())
-    #elseif canImport(Darwin)
-      UInt(bitPattern: pthread_self())
+    #elseif canImport(Glibc)
+      UInt(pthread_self())  // an integer
     #else
-      UInt(pthread_self())
+      UInt(bitPattern: pthread_self())  // a pointer (Darwin, Musl) or a signed integer (Android)
     #endif
   }
 }
