@@ -48,6 +48,40 @@ struct LinkDomainTests {
     #expect(q.checkInvariants().isEmpty)
   }
 
+  @Test func aTransactionWhoseTreeWasSplitAcrossTwoLocksLeavesBoth_R4_R5() async throws {
+    let f = Fixture()
+    let r = f.controller("R"), g = f.controller("G"), x = f.controller("X"), s = f.controller("S")
+    let y = f.controller("Y"), q = f.controller("Q")
+    try await f.install(g, in: r)
+    try await f.install(x, in: r)
+    try await x.addChild(s)
+    await s.didMove(toParent: x)
+    // A view standing for another tree, under another lock than R's.
+    let host = (0...TreeLock.domains.count).lazy.map { _ in View() }.first { $0.linkDomain != r.node.linkDomain }!
+    _ = f.log.take()
+    let gate = Gate()
+    await y.setOnHook { hook in if hook == "willMove" { await gate.wait() } }
+    // G's transaction keeps R's tree busy ...
+    async let blocked = g.addChild(y)
+    await gate.waiters(atLeast: 1)
+    // ... while S leaves it (its tree is still marked busy by G's transaction)
+    // and S's view joins the other tree, taking S to the other lock.
+    await s.willMove(toParent: nil)
+    try await s.removeFromParent()
+    try await host.addSubview(await s.view)
+    #expect(s.node.linkDomain == host.linkDomain)
+    #expect(s.node.linkDomain != r.node.linkDomain)
+    #expect(TreeLock.withLock(s.node) { s.node.hierarchy.treeMarks.count } == 1)
+    gate.open()
+    _ = try await blocked
+    // Ending, G's transaction left both trees: S can be adopted at once.
+    #expect(TreeLock.withLock(s.node) { s.node.hierarchy.treeMarks.isEmpty })
+    try await q.addChild(s)
+    #expect(f.log.take() == ["Y.willMove(G)", "S.willMove(nil)", "S.didMove(nil)", "S.viewDidLoad", "S.willMove(Q)"])
+    #expect(r.checkInvariants().isEmpty)
+    #expect(q.checkInvariants().isEmpty)
+  }
+
   @Test func aWindowsRootAndWhatItPresentsShareTheWindowsLock_R5() async throws {
     let f = Fixture()
     let q = f.controller("Q"), s = f.controller("S"), m = f.controller("M")

@@ -81,6 +81,9 @@ struct InvariantChecker {
       fail(node, "is linked into a tree whose links another lock guards")
       return false
     }
+    if node.hierarchy.linkDomain != domain {
+      fail(node, "has an exclusion slot whose state another lock guards than its links")
+    }
     if let view = node._view, view.linkDomain != domain {
       fail(node, "has a view whose links another lock guards than its own")
       return true

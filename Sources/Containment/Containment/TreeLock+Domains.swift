@@ -41,6 +41,7 @@ extension TreeLock {
         if let presenting = presentation.presenting { pending.append(presenting.node) }
         if let covered = presentation.coveredLayer { pending.append(covered.view) }
         node.domain.store(domain, ordering: .relaxed)
+        node.hierarchy.domain.store(domain, ordering: .relaxed)
       case let view as View:
         let links = view._links
         if let superview = links.superview { pending.append(superview) }
@@ -52,6 +53,7 @@ extension TreeLock {
         pending.append(window.rootView)
         if let root = window._rootViewController { pending.append(root.node) }
         window.domain.store(domain, ordering: .relaxed)
+        window.hierarchy.domain.store(domain, ordering: .relaxed)
       default:
         preconditionFailure("a link domain member of unknown type \(type(of: next))")
       }

@@ -33,7 +33,7 @@ protocol LinkGuarded: AnyObject {
 /// - held only for synchronous bookkeeping, never across a hook call, an
 ///   `await`, a continuation resume, or an event delivery;
 /// - never nested: the domains of one section are taken together, in index
-///   order (the only lock taken inside is a leaf lock that never calls out);
+///   order (the only locks taken inside are leaf locks that never call out);
 /// - every field documented as "guarded by `TreeLock`" is read and written
 ///   only inside a section that names its object (or an object linked to it).
 enum TreeLock {

@@ -22,7 +22,7 @@ extension HierarchySlot {
   /// before they adopt it.
   func waiters(atLeast count: Int) async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let ready = ExclusionLock.withLock { () -> Bool in
+      let ready = TreeLock.withLock(self) { () -> Bool in
         if waiters.count >= count { return true }
         waiterObservers.add(count, continuation)
         return false

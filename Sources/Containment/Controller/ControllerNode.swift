@@ -18,14 +18,15 @@ public final class ControllerNode: @unchecked Sendable {
   public let name: String
 
   let queue: TransactionQueue
-  /// Hierarchical exclusion state; guarded by the exclusion lock.
-  let hierarchy = HierarchySlot()
+  /// Hierarchical exclusion state; guarded by the same link domain as
+  /// ``Links`` (the slot keeps a copy of the domain's index).
+  let hierarchy: HierarchySlot
   let events: Broadcaster<LifecycleEvent>
   /// What the controller's stream has reported; guarded by its own leaf lock,
   /// taken inside the broadcaster's lock when an event is stamped.
   let reported = Locked(ReportedState())
   /// The link domain guarding ``Links`` (``TreeLock``).
-  let domain = Atomic<Int>(TreeLock.domainForNewObject())
+  let domain: Atomic<Int>
 
   // MARK: Guarded by TreeLock
 
@@ -169,6 +170,9 @@ public final class ControllerNode: @unchecked Sendable {
   /// defaults to "controller".
   public init(name: String = "controller") {
     let id = ControllerID.next()
+    let domain = TreeLock.domainForNewObject()
+    self.domain = Atomic(domain)
+    self.hierarchy = HierarchySlot(domain: domain)
     self.id = id
     self.name = name
     self.queue = TransactionQueue()

@@ -43,6 +43,9 @@ package struct Locked<Value>: @unchecked Sendable {
     storage = LockedStorage.make(value)
   }
 
+  /// Whether `self` and `other` are copies of one lock (and value).
+  package func isSame(as other: Locked<Value>) -> Bool { storage === other.storage }
+
   /// Runs `body` with the lock held.
   @inlinable @inline(__always)
   package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {

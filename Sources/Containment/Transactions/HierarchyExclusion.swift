@@ -1,19 +1,7 @@
-/// The leaf lock guarding the bookkeeping of hierarchical exclusion
-/// (``HierarchySlot``, ``TreeBusyMark``, ``ExclusionWaiter``): one
-/// transaction's marks can outlive the tree they were made in (a subtree
-/// leaves, then joins another tree), so this state is not any one link
-/// domain's. Taken alone or inside a link section (never the other way
-/// round); it never calls out.
-enum ExclusionLock {
-  private static let mutex = Locked<UInt8>(0)
+import Synchronization
 
-  static func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-    try mutex.withLock(retrying: 100) { _ in try body() }
-  }
-}
-
-/// Per-governor bookkeeping for hierarchical exclusion; guarded by
-/// ``ExclusionLock``.
+/// Per-governor bookkeeping for hierarchical exclusion, guarded by the
+/// governor's link domain like its links.
 ///
 /// Transactions on one container are serialized by its FIFO queue (R1).
 /// Transactions on *different* containers of one tree must not overlap either
@@ -24,29 +12,87 @@ enum ExclusionLock {
 /// disjoint, so their transactions still run in parallel, as do independent
 /// trees (R5).
 final class HierarchySlot: @unchecked Sendable {
-  /// Transactions running on this governor (nested ones included).
-  var running = 0
-  /// Transactions running on strict descendants.
-  var activeBelow = 0
-  /// Top-level transactions here waiting for their descendants to finish:
-  /// new top-level transactions below wait behind them (no starvation).
-  var pending = 0
-  /// Tasks waiting for this slot to change.
-  var waiters: [ExclusionWaiter] = []
-  /// On the slot that stands for a whole tree (``TreePosition/treeSlot``):
-  /// the admitted transactions of the tree and the top-level ones waiting as
-  /// pending. While there are none, a top-level transaction is admitted
-  /// without walking to the root (the fast path of
-  /// ``HierarchyExclusion/enter(_:cancellable:)``).
-  var treeMarks: [TreeBusyMark] = []
-  /// On a root's slot: admitted transactions that will link this tree into
-  /// theirs (a window taking it as its root, a container adding it). Until
-  /// they end, no transaction of this tree is admitted: one admitted before
-  /// the link would overlap them once linked (R4).
-  var adoptions = 0
-  /// The package's tests waiting for transactions to wait here
-  /// (`waiters(atLeast:)`).
-  var waiterObservers = CountObservers()
+  /// The link domain of the slot's controller or window, which guards the
+  /// state below: a copy of theirs, moved with it (``TreeLock/_join(_:into:)``).
+  let domain: Atomic<Int>
+
+  struct State {
+    /// Transactions running on this governor (nested ones included).
+    var running = 0
+    /// Transactions running on strict descendants.
+    var activeBelow = 0
+    /// Top-level transactions here waiting for their descendants to finish:
+    /// new top-level transactions below wait behind them (no starvation).
+    var pending = 0
+    /// Tasks waiting for this slot to change.
+    var waiters: [ExclusionWaiter] = []
+    /// On the slot that stands for a whole tree (``TreePosition/treeSlot``):
+    /// the admitted transactions of the tree and the top-level ones waiting as
+    /// pending. While there are none, a top-level transaction is admitted
+    /// without walking to the root (the fast path of
+    /// ``HierarchyExclusion/enter(_:cancellable:)``).
+    var treeMarks: [TreeBusyMark] = []
+    /// On a root's slot: admitted transactions that will link this tree into
+    /// theirs (a window taking it as its root, a container adding it). Until
+    /// they end, no transaction of this tree is admitted: one admitted before
+    /// the link would overlap them once linked (R4).
+    var adoptions = 0
+    /// The package's tests waiting for transactions to wait here
+    /// (`waiters(atLeast:)`).
+    var waiterObservers = CountObservers()
+  }
+  private var state = State()
+
+  init(domain: Int) {
+    self.domain = Atomic(domain)
+  }
+
+  // MARK: Guarded by TreeLock
+
+  /// The state; only with the lock of this slot's domain held (checked in
+  /// debug builds).
+  var _state: State {
+    _read {
+      TreeLock.assertHeld(self)
+      yield state
+    }
+    _modify {
+      TreeLock.assertHeld(self)
+      yield &state
+    }
+  }
+  var running: Int {
+    _read { yield _state.running }
+    _modify { yield &_state.running }
+  }
+  var activeBelow: Int {
+    _read { yield _state.activeBelow }
+    _modify { yield &_state.activeBelow }
+  }
+  var pending: Int {
+    _read { yield _state.pending }
+    _modify { yield &_state.pending }
+  }
+  var waiters: [ExclusionWaiter] {
+    _read { yield _state.waiters }
+    _modify { yield &_state.waiters }
+  }
+  var treeMarks: [TreeBusyMark] {
+    _read { yield _state.treeMarks }
+    _modify { yield &_state.treeMarks }
+  }
+  var adoptions: Int {
+    _read { yield _state.adoptions }
+    _modify { yield &_state.adoptions }
+  }
+  var waiterObservers: CountObservers {
+    _read { yield _state.waiterObservers }
+    _modify { yield &_state.waiterObservers }
+  }
+}
+
+extension HierarchySlot: LinkGuarded {
+  var linkDomain: Int { domain.load(ordering: .relaxed) }
 }
 
 /// What a waiting top-level transaction is told when it resumes.
@@ -57,58 +103,121 @@ enum ExclusionStep: Sendable {
   case cancelled
 }
 
-/// One top-level transaction waiting for admission; guarded by
-/// ``ExclusionLock``.
+/// One top-level transaction waiting for admission.
+///
 /// Its state lives here, not in the waiting frame, so that nothing but the
-/// resume value crosses from the resuming thread to the resumed task.
-final class ExclusionWaiter: @unchecked Sendable {
-  var continuation: UnsafeContinuation<ExclusionStep, Never>?
-  /// The slot it is registered with, while registered.
-  var slot: HierarchySlot?
-  var isCancelled = false
-  /// True while it has marked its own slot `pending` (waiting for descendants).
-  var isPending = false
+/// resume value crosses from the resuming thread to the resumed task. The
+/// state has a leaf lock of its own, taken inside link sections: the waiter
+/// is registered with a slot of whichever tree it waits for, and its
+/// cancellation handler runs on another thread holding no link lock.
+final class ExclusionWaiter: Sendable {
+  struct State {
+    var continuation: UnsafeContinuation<ExclusionStep, Never>?
+    /// The slot it is registered with, while registered; that slot's link
+    /// domain guards its entry in the slot's waiters.
+    var slot: HierarchySlot?
+    var isCancelled = false
+    /// True while it has marked its own slot `pending` (waiting for
+    /// descendants). Only the waiting task changes it.
+    var isPending = false
+  }
+  let state = Locked(State())
   /// Keeps its tree on the slow path while it is pending.
   let mark = TreeBusyMark(governor: nil)
+
+  var isCancelled: Bool { state.withLock { $0.isCancelled } }
+  var isPending: Bool { state.withLock { $0.isPending } }
 }
 
 /// One transaction that keeps its tree off the fast path of hierarchical
-/// exclusion: admitted and running, or waiting as pending. Guarded by
-/// ``ExclusionLock``.
+/// exclusion: admitted and running, or waiting as pending.
 ///
 /// It is held by the tree slot of every tree it has belonged to since: when
 /// a tree merges into another or a subtree leaves, the marks of the old tree
 /// are added to the new one (``HierarchyExclusion/_treeChanged(from:to:)``),
 /// so no tree ever looks idle while a transaction that may overlap runs.
-final class TreeBusyMark: @unchecked Sendable {
+/// Those trees may have different link domains by the time it ends (a
+/// subtree that left joins another tree), so the mark's own fields have a
+/// leaf lock: its holder reads which trees and ancestors it is in, takes
+/// their domains, and checks that nothing changed meanwhile
+/// (``HierarchyExclusion/withLinks(of:_:chain:touching:_:)``). Every change
+/// to them is made holding the domain of one of its trees (or by its owner
+/// before it is in any), so once those domains are held they stay as read.
+struct TreeBusyMark: Sendable {
+  struct State {
+    /// For an admitted transaction: its governor.
+    let governor: Governor?
+    /// For an admitted transaction: the ancestors whose `activeBelow` counts
+    /// it; nil until counted. The fast path admits without walking to the
+    /// root; the ancestors are counted when a second transaction of the tree
+    /// needs those counts, or before the tree's shape changes.
+    var ancestors: [HierarchySlot]?
+    /// The tree slots that hold it.
+    var trees: [HierarchySlot] = []
+  }
+  /// A mark is one object, its lock and state: copies are the same mark.
+  private let state: Locked<State>
+
+  init(governor: Governor?) { state = Locked(State(governor: governor)) }
+
+  static func === (a: TreeBusyMark, b: TreeBusyMark) -> Bool { a.state.isSame(as: b.state) }
+
   /// For an admitted transaction: its governor.
-  let governor: Governor?
-  /// For an admitted transaction: the ancestors whose `activeBelow` counts
-  /// it; nil until counted. The fast path admits without walking to the
-  /// root; the ancestors are counted when a second transaction of the tree
-  /// needs those counts, or before the tree's shape changes.
-  var ancestors: [HierarchySlot]?
-  /// The tree slots that hold it.
-  private(set) var trees: [HierarchySlot] = []
+  var governor: Governor? { state.withLock { $0.governor } }
 
-  init(governor: Governor?) { self.governor = governor }
-
-  func add(to tree: HierarchySlot) {
-    guard !trees.contains(where: { $0 === tree }) else { return }
-    trees.append(tree)
-    tree.treeMarks.append(self)
+  /// The slots whose domains guard what this mark touches: its trees and
+  /// its counted ancestors.
+  var slots: [HierarchySlot] {
+    state.withLock { $0.trees + ($0.ancestors ?? []) }
   }
 
-  /// Removes the mark from every tree that holds it. Returns the waiters of
-  /// the trees left idle: a transaction waiting to adopt one of them must
-  /// check again.
+  /// With the lock of `domain` held: whether all its trees and ancestors
+  /// are in that domain (then its lists cannot change while it is held).
+  func touchesOnly(domain: Int) -> Bool {
+    state.withLock { state in
+      state.trees.allSatisfy { $0.linkDomain == domain }
+        && (state.ancestors ?? []).allSatisfy { $0.linkDomain == domain }
+    }
+  }
+
+  /// Whether its trees and ancestors are exactly `slots` (see ``slots``).
+  func touches(exactly slots: [HierarchySlot]) -> Bool {
+    state.withLock { state in
+      let ancestors = state.ancestors ?? []
+      guard state.trees.count + ancestors.count == slots.count else { return false }
+      return zip(state.trees + ancestors, slots).allSatisfy { $0 === $1 }
+    }
+  }
+
+  /// With the link domain of one of its trees held.
+  var ancestors: [HierarchySlot]? {
+    get { state.withLock { $0.ancestors } }
+    nonmutating set { state.withLock { $0.ancestors = newValue } }
+  }
+
+  /// With the domain of `tree` held, and of one of its trees if it has any.
+  func add(to tree: HierarchySlot) {
+    let added = state.withLock { state in
+      guard !state.trees.contains(where: { $0 === tree }) else { return false }
+      state.trees.append(tree)
+      return true
+    }
+    if added { tree.treeMarks.append(self) }
+  }
+
+  /// With the domains of all its trees held: removes the mark from every
+  /// tree that holds it. Returns the waiters of the trees left idle: a
+  /// transaction waiting to adopt one of them must check again.
   func removeFromTrees() -> [UnsafeContinuation<ExclusionStep, Never>] {
+    let trees = state.withLock { state in
+      defer { state.trees.removeAll() }
+      return state.trees
+    }
     var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
     for tree in trees {
       tree.treeMarks.removeAll { $0 === self }
       if tree.treeMarks.isEmpty { woken += tree._wakeAll() }
     }
-    trees.removeAll()
     return woken
   }
 }
@@ -137,23 +246,43 @@ enum HierarchyExclusion {
     let adopted: [HierarchySlot]
   }
 
-  /// Runs `body` with the link domains of `governor`, `adopting` and the
-  /// governors of `chain` held,
-  /// and the exclusion lock inside them.
+  /// Runs `body` with the link domains of `governor`, `adopting`, the
+  /// governors of `chain` and every slot `marks` touch held.
   @inline(__always)
-  private static func withLinks<Result>(
+  static func withLinks<Result>(
     of governor: Governor, _ adopting: [any ViewController], chain: [TransactionContext] = [],
-    _ body: () throws -> Result
+    touching marks: [TreeBusyMark] = [], _ body: () throws -> Result
   ) rethrows -> Result {
-    if chain.isEmpty {
+    if chain.isEmpty, marks.isEmpty {
       switch adopting.count {
-      case 0: return try TreeLock.withLock(governor.member) { try ExclusionLock.withLock(body) }
-      case 1: return try TreeLock.withLock(governor.member, adopting[0].node) { try ExclusionLock.withLock(body) }
+      case 0: return try TreeLock.withLock(governor.member, body)
+      case 1: return try TreeLock.withLock(governor.member, adopting[0].node, body)
       default: break
       }
     }
     let members = [governor.member] + adopting.map { $0.node as any LinkGuarded } + chain.map(\.governor.member)
-    return try TreeLock.withLock(members) { try ExclusionLock.withLock(body) }
+    return try withLinks(members, touching: marks, body)
+  }
+
+  /// Runs `body` with the link domains of `members` and of every slot
+  /// `marks` touch (their trees and counted ancestors) held. A mark's slots
+  /// are read before their domains are taken and compared after: they change
+  /// only under the domain of one of them, so once the comparison holds they
+  /// stay as read; otherwise this takes the domains again.
+  static func withLinks<Result>(
+    _ members: [any LinkGuarded], touching marks: [TreeBusyMark], _ body: () throws -> Result
+  ) rethrows -> Result {
+    if marks.isEmpty { return try TreeLock.withLock(members, body) }
+    while true {
+      let touched = marks.map(\.slots)
+      let all = members + touched.joined().map { $0 as any LinkGuarded }
+      var result: Result?
+      try TreeLock.withLock(all) {
+        guard zip(marks, touched).allSatisfy({ $0.touches(exactly: $1) }) else { return }
+        result = try body()
+      }
+      if let result { return result }
+    }
   }
 
   /// Under the link lock: the slots of the controllers among `adopting` that
@@ -193,12 +322,9 @@ enum HierarchyExclusion {
   /// `old`'s admissions with the links they were admitted under, and makes
   /// `new` busy while they run. O(1) when `old`'s tree is idle.
   static func _treeChanged(from old: HierarchySlot, to new: HierarchySlot) {
-    guard old !== new else { return }
-    ExclusionLock.withLock {
-      guard !old.treeMarks.isEmpty else { return }
-      _countAncestors(in: old)
-      for mark in old.treeMarks { mark.add(to: new) }
-    }
+    guard old !== new, !old.treeMarks.isEmpty else { return }
+    _countAncestors(in: old)
+    for mark in old.treeMarks { mark.add(to: new) }
   }
 
   /// Admits a nested transaction (one started inside `chain`) only if it
@@ -259,7 +385,8 @@ enum HierarchyExclusion {
       // Cancelled while marked pending: requests below that waited behind
       // this one must check again, or they would wait for a transaction that
       // will never run.
-      let woken = ExclusionLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
+      let woken = withLinks(of: governor, [], touching: [waiter.mark]) {
+        () -> [UnsafeContinuation<ExclusionStep, Never>] in
         guard waiter.isPending else { return [] }
         return waiter.setPending(false, on: governor._slot) + governor._slot._wakeIfIdle()
       }
@@ -270,7 +397,9 @@ enum HierarchyExclusion {
         await withUnsafeContinuation { (continuation: UnsafeContinuation<ExclusionStep, Never>) in
           var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
           var observed: [UnsafeContinuation<Void, Never>] = []
-          let immediate = withLinks(of: governor, adopting) { () -> ExclusionStep? in
+          // A pending waiter's mark may have been carried into trees of
+          // other domains (see ``TreeBusyMark``); it may stop being pending.
+          let immediate = withLinks(of: governor, adopting, touching: [waiter.mark]) { () -> ExclusionStep? in
             if waiter.isCancelled { return .cancelled }
             let tree = governor._treeSlot
             let adopted = _adoptedTrees(adopting)
@@ -287,20 +416,17 @@ enum HierarchyExclusion {
               busy = adoptionBlocker()
             }
             if let busy {
-              observed = waiter.register(continuation, with: busy)
-              return nil
+              return waiter.register(continuation, with: busy, observed: &observed) ? nil : .cancelled
             }
             _countAncestors(in: tree)
             let slot = governor._slot
             let ancestors = governor._ancestorSlots()
             if let busy = ancestors.first(where: { $0.running > 0 || $0.pending > 0 }) {
-              observed = waiter.register(continuation, with: busy)
-              return nil
+              return waiter.register(continuation, with: busy, observed: &observed) ? nil : .cancelled
             }
             if slot.activeBelow > 0 {
               if !waiter.isPending { waiter.setPending(true, on: slot, tree: tree) }
-              observed = waiter.register(continuation, with: slot)
-              return nil
+              return waiter.register(continuation, with: slot, observed: &observed) ? nil : .cancelled
             }
             if waiter.isPending { woken += waiter.setPending(false, on: slot) }
             return .admitted(admit(governor, tree: tree, ancestors: ancestors, adopted: adopted))
@@ -311,11 +437,7 @@ enum HierarchyExclusion {
         }
       } onCancel: {
         guard cancellable else { return }
-        let continuation = ExclusionLock.withLock { () -> UnsafeContinuation<ExclusionStep, Never>? in
-          waiter.isCancelled = true
-          return waiter.unregister()
-        }
-        continuation?.resume(returning: .cancelled)
+        waiter.cancel()?.resume(returning: .cancelled)
       }
       switch step {
       case .admitted(let admission): return admission
@@ -343,7 +465,8 @@ enum HierarchyExclusion {
   }
 
   static func leave(_ admission: Admission) {
-    let woken = ExclusionLock.withLock { () -> [UnsafeContinuation<ExclusionStep, Never>] in
+    let mark = admission.mark
+    func end() -> [UnsafeContinuation<ExclusionStep, Never>] {
       var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
       admission.slot.running -= 1
       for root in admission.adopted {
@@ -351,15 +474,29 @@ enum HierarchyExclusion {
         // Transactions of that tree waiting while it was being adopted.
         if root.adoptions == 0 { woken += root._wakeAll() }
       }
+      let ancestors = mark.ancestors ?? []
       // Transactions waiting for a tree this one leaves idle, to adopt it.
-      woken += admission.mark.removeFromTrees()
+      woken += mark.removeFromTrees()
       if admission.slot.running == 0 { woken += admission.slot._wakeAll() }
-      for ancestor in admission.mark.ancestors ?? [] {
+      for ancestor in ancestors {
         ancestor.activeBelow -= 1
         if ancestor.activeBelow == 0 { woken += ancestor._wakeAll() }
       }
       return woken
     }
+    // The common case: everything it touches is in its governor's domain
+    // (holding that lock, the mark's lists cannot change under us).
+    let woken =
+      TreeLock.withLock(admission.slot) { () -> [UnsafeContinuation<ExclusionStep, Never>]? in
+        let domain = admission.slot.linkDomain
+        guard admission.adopted.allSatisfy({ $0.linkDomain == domain }), mark.touchesOnly(domain: domain) else {
+          return nil
+        }
+        return end()
+      }
+      // Its mark may be in trees of other domains by now (see
+      // ``TreeBusyMark``); the trees it adopted are in theirs until linked.
+      ?? withLinks([admission.slot] + admission.adopted, touching: [mark], end)
     // Woken waiters check again (they may find another reason to wait).
     for continuation in woken { continuation.resume(returning: .retry) }
   }
@@ -418,36 +555,55 @@ extension HierarchySlot {
   func _wakeAll() -> [UnsafeContinuation<ExclusionStep, Never>] {
     let all = waiters
     waiters.removeAll()
-    return all.compactMap { waiter in
-      waiter.slot = nil
-      defer { waiter.continuation = nil }
-      return waiter.continuation
-    }
+    return all.compactMap { $0._woken() }
   }
 }
 
 extension ExclusionWaiter {
-  /// Under the link lock. Returns the test observers this satisfies, to be
-  /// resumed after the lock.
-  func register(_ continuation: UnsafeContinuation<ExclusionStep, Never>, with slot: HierarchySlot)
-    -> [UnsafeContinuation<Void, Never>]
-  {
-    self.continuation = continuation
-    self.slot = slot
+  /// Under the lock of `slot`'s domain: registers it there, unless it was
+  /// cancelled (then returns false, registering nothing). Appends to
+  /// `observed` the test observers this satisfies, to be resumed after the
+  /// lock.
+  func register(
+    _ continuation: UnsafeContinuation<ExclusionStep, Never>, with slot: HierarchySlot,
+    observed: inout [UnsafeContinuation<Void, Never>]
+  ) -> Bool {
+    // Checked with the registration, under the waiter's lock: a
+    // cancellation either comes first and is seen here, or finds the waiter
+    // registered and unregisters it.
+    let registered = state.withLock { state in
+      guard !state.isCancelled else { return false }
+      state.continuation = continuation
+      state.slot = slot
+      return true
+    }
+    guard registered else { return false }
     slot.waiters.append(self)
-    return slot.waiterObservers.takeSatisfied(by: slot.waiters.count)
+    observed += slot.waiterObservers.takeSatisfied(by: slot.waiters.count)
+    return true
+  }
+
+  /// Under the lock of the slot's domain (see ``HierarchySlot/_wakeAll()``):
+  /// forgets its registration, returning its continuation.
+  func _woken() -> UnsafeContinuation<ExclusionStep, Never>? {
+    state.withLock { state in
+      state.slot = nil
+      defer { state.continuation = nil }
+      return state.continuation
+    }
   }
 
   /// Under the link lock: marks (or unmarks) this waiter pending on its own
   /// slot, counting it in its tree's `treeMarks` meanwhile, so that new
   /// top-level transactions below take the slow path and wait behind it.
-  /// Returns the waiters of trees this leaves idle (see
+  /// Unmarking needs the domains of every tree its mark is in. Returns the
+  /// waiters of trees this leaves idle (see
   /// ``TreeBusyMark/removeFromTrees()``), to be resumed after the lock.
   @discardableResult
   func setPending(_ pending: Bool, on slot: HierarchySlot, tree: HierarchySlot? = nil)
     -> [UnsafeContinuation<ExclusionStep, Never>]
   {
-    isPending = pending
+    state.withLock { $0.isPending = pending }
     if pending {
       slot.pending += 1
       if let tree { mark.add(to: tree) }
@@ -457,12 +613,34 @@ extension ExclusionWaiter {
     return mark.removeFromTrees()
   }
 
-  /// Under the link lock: removes this waiter from its slot, returning its
-  /// continuation if it was still registered.
-  func unregister() -> UnsafeContinuation<ExclusionStep, Never>? {
-    slot?.waiters.removeAll { $0 === self }
-    slot = nil
-    defer { continuation = nil }
-    return continuation
+  /// With no lock held (a cancellation handler): marks the waiter cancelled
+  /// and, if it is registered with a slot, unregisters it, returning its
+  /// continuation. A waiter that is not registered sees the mark before it
+  /// registers again.
+  func cancel() -> UnsafeContinuation<ExclusionStep, Never>? {
+    enum Outcome {
+      case done(UnsafeContinuation<ExclusionStep, Never>?)
+      case moved
+    }
+    while true {
+      let registered = state.withLock { state -> HierarchySlot? in
+        state.isCancelled = true
+        return state.slot
+      }
+      guard let slot = registered else { return nil }
+      let outcome = TreeLock.withLock(slot) { () -> Outcome in
+        let continuation = state.withLock { state -> UnsafeContinuation<ExclusionStep, Never>?? in
+          // Woken and registered elsewhere meanwhile: look again.
+          guard state.slot === slot else { return .none }
+          state.slot = nil
+          defer { state.continuation = nil }
+          return .some(state.continuation)
+        }
+        guard let continuation else { return .moved }
+        slot.waiters.removeAll { $0 === self }
+        return .done(continuation)
+      }
+      if case .done(let continuation) = outcome { return continuation }
+    }
   }
 }

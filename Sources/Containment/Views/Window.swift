@@ -17,8 +17,9 @@ public final class Window: @unchecked Sendable {
   /// The window's own view; the root controller's view is installed in it.
   public let rootView: View
   let queue = TransactionQueue()
-  /// Hierarchical exclusion state; guarded by the exclusion lock.
-  let hierarchy = HierarchySlot()
+  /// Hierarchical exclusion state; guarded by the same link domain as
+  /// ``Links`` (the slot keeps a copy of the domain's index).
+  let hierarchy: HierarchySlot
 
   /// The link domain guarding ``Links`` (``TreeLock``).
   let domain: Atomic<Int>
@@ -74,6 +75,7 @@ public final class Window: @unchecked Sendable {
     self.rootView = rootView
     // The window and its own view are linked for life: one domain.
     self.domain = Atomic(rootView.linkDomain)
+    self.hierarchy = HierarchySlot(domain: rootView.linkDomain)
     self.links = Links(environment: environment, traits: traits)
     TreeLock.withLock(rootView) { rootView._hostWindow = self }
   }
