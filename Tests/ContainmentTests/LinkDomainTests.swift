@@ -82,6 +82,25 @@ struct LinkDomainTests {
     #expect(q.checkInvariants().isEmpty)
   }
 
+  @Test func updatesHandedOverByDeinitsAreKeptPerDomain_R5() {
+    let updates = ReleasedUpdates(count: 128)
+    let ran = Locked<[String]>([])
+    #expect(updates.isEmpty)
+    updates.append({ ran.withLock { $0.append("3a") } }, in: 3)
+    updates.append({ ran.withLock { $0.append("70") } }, in: 70)
+    updates.append({ ran.withLock { $0.append("3b") } }, in: 3)
+    #expect(updates.domainsWithUpdates == [3, 70])
+    #expect(updates.take(5).isEmpty)
+    for update in updates.take(3) { update() }
+    #expect(ran.withLock { $0 } == ["3a", "3b"])
+    #expect(updates.domainsWithUpdates == [70])
+    #expect(!updates.isEmpty)
+    for update in updates.take(70) { update() }
+    #expect(ran.withLock { $0 } == ["3a", "3b", "70"])
+    #expect(updates.domainsWithUpdates.isEmpty)
+    #expect(updates.isEmpty)
+  }
+
   @Test func aWindowsRootAndWhatItPresentsShareTheWindowsLock_R5() async throws {
     let f = Fixture()
     let q = f.controller("Q"), s = f.controller("S"), m = f.controller("M")

@@ -42,8 +42,7 @@ enum TreeLock {
   /// Tries before a contended waiter sleeps: a few microseconds.
   private static let triesBeforeSleeping = 100
   /// Link updates handed over by `deinit`s (see ``afterRelease(in:_:)``).
-  private static let released = Locked<[(domain: Int, update: @Sendable () -> Void)]>([])
-  private static let releasedCount = Atomic<Int>(0)
+  private static let released = ReleasedUpdates(count: domains.count)
 
   /// Runs `body` with the lock of `member`'s domain held. `body` must not
   /// suspend, call a hook, resume a continuation, or deliver an event. Link
@@ -202,8 +201,7 @@ enum TreeLock {
   /// of any section if that domain is free then. It must not keep the
   /// objects it updates alive.
   static func afterRelease(in domain: Int, _ update: @escaping @Sendable () -> Void) {
-    released.withLock { $0.append((domain, update)) }
-    releasedCount.add(1, ordering: .releasing)
+    released.append(update, in: domain)
   }
 
   /// Takes and releases every domain's lock in turn, running the link
@@ -221,37 +219,28 @@ enum TreeLock {
   /// over to those domains run first.
   @inline(__always)
   private static func sectionStarted(holding held: @autoclosure () -> [Int]) {
-    if releasedCount.load(ordering: .acquiring) > 0 { runReleased(in: held()) }
+    if !released.isEmpty { runReleased(in: held()) }
   }
 
   /// At the end of every section, its locks released.
   @inline(__always)
   private static func sectionEnded() {
-    if releasedCount.load(ordering: .relaxed) > 0 { runReleasedOfIdleDomains() }
+    if !released.isEmpty { runReleasedOfIdleDomains() }
   }
 
   /// After a section: runs the updates handed over to domains nobody holds,
   /// so that a domain nobody takes again does not leave every section on
   /// the slow path. Never waits for a lock.
   private static func runReleasedOfIdleDomains() {
-    let pending = released.withLock { updates in Set(updates.map(\.domain)) }
-    for domain in pending where domains.tryLock(domain) {
+    for domain in released.domainsWithUpdates where domains.tryLock(domain) {
       runReleased(in: [domain])
       domains.unlock(domain)
     }
   }
 
   private static func runReleased(in held: [Int]) {
-    let updates = released.withLock { updates in
-      var mine: [@Sendable () -> Void] = []
-      updates.removeAll { entry in
-        guard held.contains(entry.domain) else { return false }
-        mine.append(entry.update)
-        return true
-      }
-      return mine
+    for domain in held {
+      for update in released.take(domain) { update() }
     }
-    releasedCount.subtract(updates.count, ordering: .relaxed)
-    for update in updates { update() }
   }
 }
