@@ -5,7 +5,12 @@ import Synchronization
 /// No polling: a waiter is checked when it registers and again each time a
 /// transaction queue becomes free or a transaction's deferred requests have
 /// been dispatched — the only moments a tree can become idle. While nobody
-/// waits, those moments cost one atomic load.
+/// waits, those moments cost one atomic load, and no lock is taken.
+///
+/// No wake-up is lost: a waiter counts itself in `waiting` *before* it
+/// checks its tree, and whoever frees a queue or ends a dispatch does so
+/// *before* it reads `waiting` (both sequentially consistent): either the
+/// waiter sees the tree idle, or the other side sees the waiter.
 ///
 /// Lock order: this registry's lock, then a link domain's lock (one waiter's
 /// tree at a time), then a queue's lock.
@@ -18,15 +23,15 @@ enum IdleWaiters {
 
   private struct State {
     var waiters = ParkedWaiters<Waiter>()
-    /// Transactions dispatching the requests they deferred (after releasing
-    /// their queue): until they are done, a deferred request may be about to
-    /// take a queue.
-    var dispatchingDeferred = 0
   }
 
   private static let state = Locked(State())
-  /// `waiters.count`, readable without the lock.
+  /// Waiters registering or parked.
   private static let waiting = Atomic<Int>(0)
+  /// Transactions dispatching the requests they deferred (after releasing
+  /// their queue): until they are done, a deferred request may be about to
+  /// take a queue.
+  private static let dispatchingDeferred = Atomic<Int>(0)
 
   /// Suspends until `controller`'s tree is idle (at once if it is). Throws
   /// `CancellationError` if the task is cancelled first.
@@ -36,11 +41,14 @@ enum IdleWaiters {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
         let outcome = state.withLock { state -> Result<Void, any Error>? in
           guard state.waiters.arrive(id) else { return .failure(CancellationError()) }
-          if state.dispatchingDeferred == 0, TreeLock.withLock(controller.node, { _isIdle(controller) }) {
+          waiting.add(1, ordering: .sequentiallyConsistent)
+          if dispatchingDeferred.load(ordering: .sequentiallyConsistent) == 0,
+            TreeLock.withLock(controller.node, { _isIdle(controller) })
+          {
+            waiting.subtract(1, ordering: .relaxed)
             return .success(())
           }
           state.waiters.park(id, Waiter(controller: controller, continuation: continuation))
-          waiting.add(1, ordering: .relaxed)
           return nil
         }
         if let outcome { continuation.resume(with: outcome) }
@@ -57,24 +65,24 @@ enum IdleWaiters {
 
   /// A queue became free: wakes the waiters whose trees are now idle.
   static func queueBecameFree() {
-    guard waiting.load(ordering: .relaxed) > 0 else { return }
+    guard waiting.load(ordering: .sequentiallyConsistent) > 0 else { return }
     wakeIdle()
   }
 
   /// A transaction starts dispatching the requests it deferred.
   static func beginDispatchingDeferred() {
-    state.withLock { $0.dispatchingDeferred += 1 }
+    dispatchingDeferred.add(1, ordering: .sequentiallyConsistent)
   }
 
   /// It is done with them.
   static func endDispatchingDeferred() {
-    state.withLock { $0.dispatchingDeferred -= 1 }
+    dispatchingDeferred.subtract(1, ordering: .sequentiallyConsistent)
     queueBecameFree()
   }
 
   private static func wakeIdle() {
     let ready = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
-      guard state.dispatchingDeferred == 0 else { return [] }
+      guard dispatchingDeferred.load(ordering: .sequentiallyConsistent) == 0 else { return [] }
       let ready = state.waiters.take { waiter in
         TreeLock.withLock(waiter.controller.node) { _isIdle(waiter.controller) }
       }
