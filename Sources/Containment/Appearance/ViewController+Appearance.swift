@@ -25,7 +25,7 @@ extension ViewController {
   /// `appeared` with nothing that could show it would be a state no window
   /// agrees with.
   public nonisolated func beginAppearanceTransition(_ isAppearing: Bool, animated: Bool) async {
-    let context = TransactionContext.current?.runningChain().first
+    let context = TransactionContext.current?.innermostRunning
     var pass = AppearancePass(animated: animated)
     let refusal = TreeLock.withLock(node) { () -> IgnoredCall? in
       if node._isTornDown, context?.isBody != true { return .tornDown }
@@ -52,7 +52,7 @@ extension ViewController {
   /// a controller whose tree was torn down it is refused, with no hook and no
   /// change, and reported as `callIgnored(.tornDown)` (§8).
   public nonisolated func endAppearanceTransition() async {
-    let context = TransactionContext.current?.runningChain().first
+    let context = TransactionContext.current?.innermostRunning
     typealias Step = (controller: any ViewController, effects: [AppearanceMachine.Effect], animated: Bool)
     let plan = TreeLock.withLock(node) { () -> [Step]? in
       if node._isTornDown, context?.isBody != true { return nil }

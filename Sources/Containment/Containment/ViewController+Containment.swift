@@ -213,7 +213,7 @@ extension ViewController {
   /// whose tree was torn down it is refused, with no hook and no change, and
   /// reported as a `callIgnored(.tornDown)` event (§8).
   public nonisolated func willMove(toParent parent: (any ViewController)?) async {
-    let context = TransactionContext.current?.runningChain().first
+    let context = TransactionContext.current?.innermostRunning
     let tornDown = TreeLock.withLock(node) { () -> Bool in
       // A transaction that started before the teardown still finishes.
       if node._isTornDown, context?.isBody != true { return true }
@@ -231,7 +231,7 @@ extension ViewController {
   /// Runs the hook at once in the caller's task, like ``willMove(toParent:)``,
   /// and is refused the same way on a torn-down tree.
   public nonisolated func didMove(toParent parent: (any ViewController)?) async {
-    let context = TransactionContext.current?.runningChain().first
+    let context = TransactionContext.current?.innermostRunning
     if context?.isBody != true, node.isTornDown { return node.emit(.callIgnored(.tornDown), transaction: context?.id) }
     await deliver(.didMove(toParent: parent), in: context)
     TreeLock.withLock(node) {

@@ -9,7 +9,7 @@ extension ViewController {
   /// at once. Do not access `view` from
   /// `loadView()`: that access would wait for itself.
   public nonisolated var view: View {
-    get async { await loadViewIfNeeded(in: TransactionContext.current?.runningChain().first) }
+    get async { await loadViewIfNeeded(in: TransactionContext.current?.innermostRunning) }
   }
 
   /// The root view if it was loaded, without loading it.

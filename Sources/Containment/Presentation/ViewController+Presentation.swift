@@ -92,7 +92,7 @@ extension ViewController {
       node._presented != nil ? self : node._presenting
     }
     guard let presenter else {
-      node.emit(.callIgnored(.nothingToDismiss), transaction: TransactionContext.current?.runningChain().first?.id)
+      node.emit(.callIgnored(.nothingToDismiss), transaction: TransactionContext.current?.innermostRunning?.id)
       return .completed(id: .next(), .success(.completed))
     }
     return try await Transaction.perform(on: .controller(presenter)) { context in

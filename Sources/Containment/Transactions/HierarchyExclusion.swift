@@ -160,6 +160,12 @@ struct TreeBusyMark: Sendable {
 
   init(governor: Governor?) { state = Locked(State(governor: governor)) }
 
+  /// A mark admitted into `tree`, its ancestors counted or not (the caller
+  /// adds it to the tree's `treeMarks`).
+  init(governor: Governor, ancestors: [HierarchySlot]?, tree: HierarchySlot) {
+    state = Locked(State(governor: governor, ancestors: ancestors, trees: [tree]))
+  }
+
   static func === (a: TreeBusyMark, b: TreeBusyMark) -> Bool { a.state.isSame(as: b.state) }
 
   /// For an admitted transaction: its governor.
@@ -171,12 +177,25 @@ struct TreeBusyMark: Sendable {
     state.withLock { $0.trees + ($0.ancestors ?? []) }
   }
 
-  /// With the lock of `domain` held: whether all its trees and ancestors
-  /// are in that domain (then its lists cannot change while it is held).
-  func touchesOnly(domain: Int) -> Bool {
+  /// With the lock of `domain` held: if all its trees and ancestors are in
+  /// that domain (then its lists cannot change while it is held), takes
+  /// them (it is in no tree afterwards); nil otherwise.
+  func take(ifAllIn domain: Int) -> (trees: [HierarchySlot], ancestors: [HierarchySlot]?)? {
     state.withLock { state in
-      state.trees.allSatisfy { $0.linkDomain == domain }
-        && (state.ancestors ?? []).allSatisfy { $0.linkDomain == domain }
+      guard state.trees.allSatisfy({ $0.linkDomain == domain }),
+        (state.ancestors ?? []).allSatisfy({ $0.linkDomain == domain })
+      else { return nil }
+      defer { state.trees.removeAll() }
+      return (state.trees, state.ancestors)
+    }
+  }
+
+  /// With the domains of all its trees held: takes its trees and ancestors
+  /// (it is in no tree afterwards).
+  func take() -> (trees: [HierarchySlot], ancestors: [HierarchySlot]?) {
+    state.withLock { state in
+      defer { state.trees.removeAll() }
+      return (state.trees, state.ancestors)
     }
   }
 
@@ -209,10 +228,12 @@ struct TreeBusyMark: Sendable {
   /// tree that holds it. Returns the waiters of the trees left idle: a
   /// transaction waiting to adopt one of them must check again.
   func removeFromTrees() -> [UnsafeContinuation<ExclusionStep, Never>] {
-    let trees = state.withLock { state in
-      defer { state.trees.removeAll() }
-      return state.trees
-    }
+    _removeFrom(take().trees)
+  }
+
+  /// With the domains of `trees` held: removes the mark from the trees it
+  /// was taken from (``take()``), returning the waiters of the trees left idle.
+  func _removeFrom(_ trees: [HierarchySlot]) -> [UnsafeContinuation<ExclusionStep, Never>] {
     var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
     for tree in trees {
       tree.treeMarks.removeAll { $0 === self }
@@ -454,19 +475,19 @@ enum HierarchyExclusion {
   ) -> Admission {
     let slot = governor._slot
     slot.running += 1
-    let mark = TreeBusyMark(governor: governor)
     if let ancestors {
       for ancestor in ancestors { ancestor.activeBelow += 1 }
-      mark.ancestors = ancestors
     }
-    mark.add(to: tree)
+    let mark = TreeBusyMark(governor: governor, ancestors: ancestors, tree: tree)
+    tree.treeMarks.append(mark)
     for root in adopted { root.adoptions += 1 }
     return Admission(slot: slot, mark: mark, adopted: adopted)
   }
 
   static func leave(_ admission: Admission) {
     let mark = admission.mark
-    func end() -> [UnsafeContinuation<ExclusionStep, Never>] {
+    func end(taken: (trees: [HierarchySlot], ancestors: [HierarchySlot]?)) -> [UnsafeContinuation<ExclusionStep, Never>]
+    {
       var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
       admission.slot.running -= 1
       for root in admission.adopted {
@@ -474,9 +495,9 @@ enum HierarchyExclusion {
         // Transactions of that tree waiting while it was being adopted.
         if root.adoptions == 0 { woken += root._wakeAll() }
       }
-      let ancestors = mark.ancestors ?? []
+      let ancestors = taken.ancestors ?? []
       // Transactions waiting for a tree this one leaves idle, to adopt it.
-      woken += mark.removeFromTrees()
+      woken += mark._removeFrom(taken.trees)
       if admission.slot.running == 0 { woken += admission.slot._wakeAll() }
       for ancestor in ancestors {
         ancestor.activeBelow -= 1
@@ -489,14 +510,14 @@ enum HierarchyExclusion {
     let woken =
       TreeLock.withLock(admission.slot) { () -> [UnsafeContinuation<ExclusionStep, Never>]? in
         let domain = admission.slot.linkDomain
-        guard admission.adopted.allSatisfy({ $0.linkDomain == domain }), mark.touchesOnly(domain: domain) else {
+        guard admission.adopted.allSatisfy({ $0.linkDomain == domain }), let taken = mark.take(ifAllIn: domain) else {
           return nil
         }
-        return end()
+        return end(taken: taken)
       }
       // Its mark may be in trees of other domains by now (see
       // ``TreeBusyMark``); the trees it adopted are in theirs until linked.
-      ?? withLinks([admission.slot] + admission.adopted, touching: [mark], end)
+      ?? withLinks([admission.slot] + admission.adopted, touching: [mark]) { end(taken: mark.take()) }
     // Woken waiters check again (they may find another reason to wait).
     for continuation in woken { continuation.resume(returning: .retry) }
   }

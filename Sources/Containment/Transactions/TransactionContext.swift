@@ -57,6 +57,17 @@ final class TransactionContext: Sendable {
   /// Whether this transaction still holds its queue.
   var isRunning: Bool { governor.queue.isCurrent(id) }
 
+  /// The innermost of this context and its outer ones that is still
+  /// running (`runningChain().first`, without building the chain).
+  var innermostRunning: TransactionContext? {
+    var context: TransactionContext? = self
+    while let current = context {
+      if current.isRunning { return current }
+      context = current.outer
+    }
+    return nil
+  }
+
   /// This context and its outer ones that are still running, innermost first.
   func runningChain() -> [TransactionContext] {
     var chain: [TransactionContext] = []

@@ -18,7 +18,7 @@ extension ViewController {
       return node._parent
     }
     guard let parent else { return }
-    if let context = TransactionContext.current?.runningChain().first {
+    if let context = TransactionContext.current?.innermostRunning {
       await context.runHook { await parent.preferredContentSizeDidChange(forChild: self) }
     } else {
       await parent.preferredContentSizeDidChange(forChild: self)
