@@ -47,7 +47,8 @@ public final class ControllerNode: @unchecked Sendable {
     /// A hook of this controller ran past its deadline (V1): no hook is called
     /// on it any more.
     var isFaulted = false
-    var environment: ContainmentEnvironment?
+    /// Its own environment, if one was set (most controllers inherit one).
+    var environment = OutOfLine<ContainmentEnvironment?>()
     var treeEvents: Broadcaster<LifecycleEvent>?
     /// The navigation item and preferred content size (`ContainerAttributes`).
     var containerAttributes = OutOfLine<ContainerAttributes>()
@@ -119,8 +120,8 @@ public final class ControllerNode: @unchecked Sendable {
     _modify { yield &_links.isFaulted }
   }
   var _environment: ContainmentEnvironment? {
-    _read { yield _links.environment }
-    _modify { yield &_links.environment }
+    get { _links.environment.value }
+    set { _links.environment.value = newValue }
   }
   var _treeEvents: Broadcaster<LifecycleEvent>? {
     _read { yield _links.treeEvents }

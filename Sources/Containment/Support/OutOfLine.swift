@@ -24,3 +24,8 @@ struct OutOfLine<Value: OutOfLineValue> {
     set { box = .value(newValue) }
   }
 }
+
+/// A controller's own environment: nil (inherited) until one is set.
+extension Optional: OutOfLineValue where Wrapped == ContainmentEnvironment {
+  init() { self = nil }
+}
