@@ -58,6 +58,40 @@ struct ServiceRunTests {
     #expect(r.checkInvariants().isEmpty)
   }
 
+  @Test func idleIsCheckedWhenAQueueOfItsOwnTreeFreesNotAnothersTree_readiness() async throws {
+    let f = Fixture()
+    let window = Window()
+    let r = f.controller("R"), c = f.controller("C")
+    try await window.setRootViewController(r)
+    // Another tree, under another link lock than R's.
+    let q = (0...TreeLock.domains.count).lazy.map { f.controller("Q\($0)") }.first {
+      $0.node.linkDomain != r.node.linkDomain
+    }!
+    let s = f.controller("S")
+    _ = f.log.take()
+    let gate = Gate()
+    await c.setOnHook { hook in if hook == "viewWillAppear" { await gate.wait() } }
+    try await r.addChild(c)
+    let install = Task { try await r.view.addSubview(await c.view) }
+    await gate.waiters(atLeast: 1)
+    let idle = Task {
+      try await c.waitUntil(.idle)
+      f.log.append("idle")
+    }
+    // The other tree's queues free meanwhile: C's tree is still busy.
+    try await q.addChild(s)
+    await s.didMove(toParent: q)
+    gate.open()
+    try await install.value
+    try await idle.value
+    #expect(
+      f.log.take() == [
+        "C.willMove(R)", "C.viewDidLoad", "C.viewWillAppear", "S.willMove(\(q.node.name))", "S.didMove(\(q.node.name))",
+        "C.viewIsAppearing", "C.viewDidAppear", "idle",
+      ])
+    #expect(r.checkInvariants().isEmpty)
+  }
+
   @Test func idleWaitsForEveryTransactionThatCanTouchTheSubtree_readiness() async throws {
     let f = Fixture()
     let window = Window()

@@ -176,7 +176,7 @@ public final class ControllerNode: @unchecked Sendable {
     self.hierarchy = HierarchySlot(domain: domain)
     self.id = id
     self.name = name
-    self.queue = TransactionQueue()
+    self.queue = TransactionQueue(owner: hierarchy)
     self.events = ControllerNode.makeBroadcaster(id: id, name: name)
   }
 

@@ -3,9 +3,12 @@ import Synchronization
 /// Tasks waiting for a controller's tree to be idle (``TreeCondition/idle``).
 ///
 /// No polling: a waiter is checked when it registers and again each time a
-/// transaction queue becomes free or a transaction's deferred requests have
+/// queue of its tree becomes free or a transaction's deferred requests have
 /// been dispatched — the only moments a tree can become idle. While nobody
-/// waits, those moments cost one atomic load, and no lock is taken.
+/// waits, those moments cost one atomic load, and no lock is taken. The
+/// registry is one for the process: while some task waits, a queue that
+/// becomes free takes its lock and skips the waiters of other trees (other
+/// link domains) with one atomic load each.
 ///
 /// No wake-up is lost: a waiter counts itself in `waiting` *before* it
 /// checks its tree, and whoever frees a queue or ends a dispatch does so
@@ -64,9 +67,13 @@ enum IdleWaiters {
   }
 
   /// A queue became free: wakes the waiters whose trees are now idle.
-  static func queueBecameFree() {
+  /// Only waiters in that queue's tree can be idle now: those whose
+  /// controller is in `domain` (a tree's objects share one; a waiter read
+  /// in another domain while it joins this tree is checked when the
+  /// transaction linking it frees its queue).
+  static func queueBecameFree(inDomain domain: Int) {
     guard waiting.load(ordering: .sequentiallyConsistent) > 0 else { return }
-    wakeIdle()
+    wakeIdle(inDomain: domain)
   }
 
   /// A transaction starts dispatching the requests it deferred.
@@ -77,14 +84,19 @@ enum IdleWaiters {
   /// It is done with them.
   static func endDispatchingDeferred() {
     dispatchingDeferred.subtract(1, ordering: .sequentiallyConsistent)
-    queueBecameFree()
+    guard waiting.load(ordering: .sequentiallyConsistent) > 0 else { return }
+    wakeIdle(inDomain: nil)
   }
 
-  private static func wakeIdle() {
+  /// Wakes the waiters whose trees are idle, among those in `domain` (all
+  /// if nil).
+  private static func wakeIdle(inDomain domain: Int?) {
     let ready = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
       guard dispatchingDeferred.load(ordering: .sequentiallyConsistent) == 0 else { return [] }
       let ready = state.waiters.take { waiter in
-        TreeLock.withLock(waiter.controller.node) { _isIdle(waiter.controller) }
+        let node = waiter.controller.node
+        if let domain, node.linkDomain != domain { return false }
+        return TreeLock.withLock(node) { _isIdle(waiter.controller) }
       }
       waiting.subtract(ready.count, ordering: .relaxed)
       return ready.map(\.continuation)

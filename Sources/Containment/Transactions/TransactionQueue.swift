@@ -29,6 +29,11 @@ final class TransactionQueue: Sendable {
   }
 
   private let state = Locked(State())
+  /// Its owner's exclusion slot, for the owner's link domain: waiters for an
+  /// idle tree are checked only if they are in the tree whose queue freed.
+  private let owner: HierarchySlot
+
+  init(owner: HierarchySlot) { self.owner = owner }
 
   /// The transaction currently holding the queue.
   var currentTransaction: TransactionID? { state.withLock { $0.current } }
@@ -100,7 +105,7 @@ final class TransactionQueue: Sendable {
         continuation.resume()
         return
       case .idle:
-        IdleWaiters.queueBecameFree()
+        IdleWaiters.queueBecameFree(inDomain: owner.linkDomain)
         return
       }
     }

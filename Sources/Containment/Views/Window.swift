@@ -16,7 +16,7 @@ import Synchronization
 public final class Window: @unchecked Sendable {
   /// The window's own view; the root controller's view is installed in it.
   public let rootView: View
-  let queue = TransactionQueue()
+  let queue: TransactionQueue
   /// Hierarchical exclusion state; guarded by the same link domain as
   /// ``Links`` (the slot keeps a copy of the domain's index).
   let hierarchy: HierarchySlot
@@ -76,6 +76,7 @@ public final class Window: @unchecked Sendable {
     // The window and its own view are linked for life: one domain.
     self.domain = Atomic(rootView.linkDomain)
     self.hierarchy = HierarchySlot(domain: rootView.linkDomain)
+    self.queue = TransactionQueue(owner: hierarchy)
     self.links = Links(environment: environment, traits: traits)
     TreeLock.withLock(rootView) { rootView._hostWindow = self }
   }
