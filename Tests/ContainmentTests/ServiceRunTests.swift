@@ -92,6 +92,34 @@ struct ServiceRunTests {
     #expect(r.checkInvariants().isEmpty)
   }
 
+  @Test func aWaiterForIdleMovesWithItsTreeToAnotherLink_readiness() async throws {
+    let f = Fixture()
+    let r = f.controller("R"), c = f.controller("C")
+    _ = await r.view
+    // A view of another tree, under another link lock than R's.
+    let host = (0...TreeLock.domains.count).lazy.map { _ in View() }.first { $0.linkDomain != r.node.linkDomain }!
+    let gate = Gate()
+    await c.setOnHook { hook in if hook == "willMove" { await gate.wait() } }
+    async let adding = r.addChild(c)
+    await gate.waiters(atLeast: 1)
+    let requests = IdleExecutor()
+    let idle = Task(executorPreference: requests) {
+      try await r.waitUntil(.idle)
+      f.log.append("idle")
+    }
+    await requests.idle()
+    #expect(TreeLock.withLock(r.node) { r.node._idleWaiters } == 1)
+    // R's tree joins the other one's lock while its waiter waits.
+    try await host.addSubview(await r.view)
+    #expect(r.node.linkDomain == host.linkDomain)
+    gate.open()
+    _ = try await adding
+    try await idle.value
+    #expect(f.log.take() == ["R.viewDidLoad", "C.willMove(R)", "idle"])
+    #expect(TreeLock.withLock(r.node) { r.node._idleWaiters } == 0)
+    #expect(r.checkInvariants().isEmpty)
+  }
+
   @Test func idleWaitsForEveryTransactionThatCanTouchTheSubtree_readiness() async throws {
     let f = Fixture()
     let window = Window()

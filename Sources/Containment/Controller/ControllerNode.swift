@@ -64,6 +64,9 @@ public final class ControllerNode: @unchecked Sendable {
     var cachedPosition: TreePosition?
     /// Tests waiting for readers to block on a view load in progress.
     var viewReaderObservers = CountObservers()
+    /// Tasks waiting for this controller's tree to be idle (counted in its
+    /// domain too, see `IdleWaiters`).
+    var idleWaiters = 0
   }
   private var links = Links()
 
@@ -146,6 +149,10 @@ public final class ControllerNode: @unchecked Sendable {
   var _cachedPosition: TreePosition? {
     _read { yield _links.cachedPosition }
     _modify { yield &_links.cachedPosition }
+  }
+  var _idleWaiters: Int {
+    _read { yield _links.idleWaiters }
+    _modify { yield &_links.idleWaiters }
   }
   var _viewReaderObservers: CountObservers {
     _read { yield _links.viewReaderObservers }

@@ -4,16 +4,20 @@ import Synchronization
 ///
 /// No polling: a waiter is checked when it registers and again each time a
 /// queue of its tree becomes free or a transaction's deferred requests have
-/// been dispatched — the only moments a tree can become idle. While nobody
-/// waits, those moments cost one atomic load, and no lock is taken. The
-/// registry is one for the process: while some task waits, a queue that
-/// becomes free takes its lock and skips the waiters of other trees (other
-/// link domains) with one atomic load each.
+/// been dispatched — the only moments a tree can become idle.
 ///
-/// No wake-up is lost: a waiter counts itself in `waiting` *before* it
-/// checks its tree, and whoever frees a queue or ends a dispatch does so
-/// *before* it reads `waiting` (both sequentially consistent): either the
-/// waiter sees the tree idle, or the other side sees the waiter.
+/// Each link domain counts the waiters whose controllers it guards (the
+/// count moves with them when a tree joins another domain, see
+/// ``TreeLock/_join(_:into:)``). A queue that becomes free reads its own
+/// domain's count: while no waiter is in its tree, that is one atomic load,
+/// and the registry's lock is not taken. So the registry, one for the
+/// process, is shared only by trees that have waiters.
+///
+/// No wake-up is lost: a waiter counts itself (in its domain and in the
+/// total) *before* it checks its tree, and whoever frees a queue or ends a
+/// dispatch does so *before* it reads the count (both sequentially
+/// consistent): either the waiter sees the tree idle, or the other side
+/// sees the waiter.
 ///
 /// Lock order: this registry's lock, then a link domain's lock (one waiter's
 /// tree at a time), then a queue's lock.
@@ -29,8 +33,10 @@ enum IdleWaiters {
   }
 
   private static let state = Locked(State())
-  /// Waiters registering or parked.
+  /// Waiters parked or registering, in all trees.
   private static let waiting = Atomic<Int>(0)
+  /// Waiters per link domain (see ``counted(_:in:)``).
+  private static let waitingIn = DomainCounters(count: TreeLock.domains.count)
   /// Transactions dispatching the requests they deferred (after releasing
   /// their queue): until they are done, a deferred request may be about to
   /// take a queue.
@@ -44,10 +50,17 @@ enum IdleWaiters {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
         let outcome = state.withLock { state -> Result<Void, any Error>? in
           guard state.waiters.arrive(id) else { return .failure(CancellationError()) }
+          // Counted before the checks, like in its domain (see the type's notes).
           waiting.add(1, ordering: .sequentiallyConsistent)
-          if dispatchingDeferred.load(ordering: .sequentiallyConsistent) == 0,
-            TreeLock.withLock(controller.node, { _isIdle(controller) })
-          {
+          let idle = TreeLock.withLock(controller.node) { () -> Bool in
+            counted(controller, 1)
+            guard dispatchingDeferred.load(ordering: .sequentiallyConsistent) == 0, _isIdle(controller) else {
+              return false
+            }
+            counted(controller, -1)
+            return true
+          }
+          if idle {
             waiting.subtract(1, ordering: .relaxed)
             return .success(())
           }
@@ -58,21 +71,22 @@ enum IdleWaiters {
       }
     } onCancel: {
       let waiter = state.withLock { state -> Waiter? in
-        let waiter = state.waiters.cancel(id)
-        if waiter != nil { waiting.subtract(1, ordering: .relaxed) }
+        guard let waiter = state.waiters.cancel(id) else { return nil }
+        TreeLock.withLock(waiter.controller.node) { counted(waiter.controller, -1) }
+        waiting.subtract(1, ordering: .relaxed)
         return waiter
       }
       waiter?.continuation.resume(throwing: CancellationError())
     }
   }
 
-  /// A queue became free: wakes the waiters whose trees are now idle.
-  /// Only waiters in that queue's tree can be idle now: those whose
-  /// controller is in `domain` (a tree's objects share one; a waiter read
-  /// in another domain while it joins this tree is checked when the
-  /// transaction linking it frees its queue).
+  /// A queue of a governor in link domain `domain` became free: wakes the
+  /// waiters of its tree that are idle now. Waiters of other trees are in
+  /// other domains (a tree's objects share one; a waiter that is joining
+  /// this tree right now is checked when the transaction linking it frees
+  /// its queue).
   static func queueBecameFree(inDomain domain: Int) {
-    guard waiting.load(ordering: .sequentiallyConsistent) > 0 else { return }
+    guard waitingIn.load(domain) > 0 else { return }
     wakeIdle(inDomain: domain)
   }
 
@@ -88,6 +102,20 @@ enum IdleWaiters {
     wakeIdle(inDomain: nil)
   }
 
+  /// With the lock of `domain` and the lock of `into` held, moving objects
+  /// from one to the other: `count` waiters move with them.
+  static func _moved(_ count: Int, from domain: Int, into: Int) {
+    waitingIn.add(count, to: into)
+    waitingIn.add(-count, to: domain)
+  }
+
+  /// Under the lock of `controller`'s domain: counts (`delta` 1) or uncounts
+  /// (-1) a waiter for it, on the controller and in its domain.
+  private static func counted(_ controller: any ViewController, _ delta: Int) {
+    controller.node._idleWaiters += delta
+    waitingIn.add(delta, to: controller.node.linkDomain)
+  }
+
   /// Wakes the waiters whose trees are idle, among those in `domain` (all
   /// if nil).
   private static func wakeIdle(inDomain domain: Int?) {
@@ -96,7 +124,11 @@ enum IdleWaiters {
       let ready = state.waiters.take { waiter in
         let node = waiter.controller.node
         if let domain, node.linkDomain != domain { return false }
-        return TreeLock.withLock(node) { _isIdle(waiter.controller) }
+        return TreeLock.withLock(node) { () -> Bool in
+          guard _isIdle(waiter.controller) else { return false }
+          counted(waiter.controller, -1)
+          return true
+        }
       }
       waiting.subtract(ready.count, ordering: .relaxed)
       return ready.map(\.continuation)
@@ -117,4 +149,20 @@ enum IdleWaiters {
     if let window = controller.node._hostingWindow(), !free(window.queue) { return false }
     return true
   }
+}
+
+/// One atomic counter per link domain.
+final class DomainCounters: Sendable {
+  private final class Counter: Sendable {
+    let value = Atomic<Int>(0)
+  }
+  private let counters: [Counter]
+
+  init(count: Int) { counters = (0..<count).map { _ in Counter() } }
+
+  func add(_ delta: Int, to domain: Int) {
+    counters[domain].value.add(delta, ordering: .sequentiallyConsistent)
+  }
+
+  func load(_ domain: Int) -> Int { counters[domain].value.load(ordering: .sequentiallyConsistent) }
 }
