@@ -71,11 +71,11 @@ struct LinkDomainTests {
     try await host.addSubview(await s.view)
     #expect(s.node.linkDomain == host.linkDomain)
     #expect(s.node.linkDomain != r.node.linkDomain)
-    #expect(TreeLock.withLock(s.node) { s.node.hierarchy.treeMarks.count } == 1)
+    #expect(TreeLock.withLock(s.node) { s.node.hierarchy._state.treeMarks.count } == 1)
     gate.open()
     _ = try await blocked
     // Ending, G's transaction left both trees: S can be adopted at once.
-    #expect(TreeLock.withLock(s.node) { s.node.hierarchy.treeMarks.isEmpty })
+    #expect(TreeLock.withLock(s.node) { s.node.hierarchy._state.treeMarks.isEmpty })
     try await q.addChild(s)
     #expect(f.log.take() == ["Y.willMove(G)", "S.willMove(nil)", "S.didMove(nil)", "S.viewDidLoad", "S.willMove(Q)"])
     #expect(r.checkInvariants().isEmpty)

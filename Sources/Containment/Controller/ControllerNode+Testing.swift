@@ -23,8 +23,8 @@ extension HierarchySlot {
   func waiters(atLeast count: Int) async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let ready = TreeLock.withLock(self) { () -> Bool in
-        if waiters.count >= count { return true }
-        waiterObservers.add(count, continuation)
+        if _state.waiters.count >= count { return true }
+        _state.waiterObservers.add(count, continuation)
         return false
       }
       if ready { continuation.resume() }

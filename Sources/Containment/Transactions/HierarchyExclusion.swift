@@ -61,34 +61,6 @@ final class HierarchySlot: @unchecked Sendable {
       yield &state
     }
   }
-  var running: Int {
-    _read { yield _state.running }
-    _modify { yield &_state.running }
-  }
-  var activeBelow: Int {
-    _read { yield _state.activeBelow }
-    _modify { yield &_state.activeBelow }
-  }
-  var pending: Int {
-    _read { yield _state.pending }
-    _modify { yield &_state.pending }
-  }
-  var waiters: [ExclusionWaiter] {
-    _read { yield _state.waiters }
-    _modify { yield &_state.waiters }
-  }
-  var treeMarks: [TreeBusyMark] {
-    _read { yield _state.treeMarks }
-    _modify { yield &_state.treeMarks }
-  }
-  var adoptions: Int {
-    _read { yield _state.adoptions }
-    _modify { yield &_state.adoptions }
-  }
-  var waiterObservers: CountObservers {
-    _read { yield _state.waiterObservers }
-    _modify { yield &_state.waiterObservers }
-  }
 }
 
 extension HierarchySlot: LinkGuarded {
@@ -221,7 +193,7 @@ struct TreeBusyMark: Sendable {
       state.trees.append(tree)
       return true
     }
-    if added { tree.treeMarks.append(self) }
+    if added { tree._state.treeMarks.append(self) }
   }
 
   /// With the domains of all its trees held: removes the mark from every
@@ -236,8 +208,8 @@ struct TreeBusyMark: Sendable {
   func _removeFrom(_ trees: [HierarchySlot]) -> [UnsafeContinuation<ExclusionStep, Never>] {
     var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
     for tree in trees {
-      tree.treeMarks.removeAll { $0 === self }
-      if tree.treeMarks.isEmpty { woken += tree._wakeAll() }
+      tree._state.treeMarks.removeAll { $0 === self }
+      if tree._state.treeMarks.isEmpty { woken += tree._wakeAll() }
     }
     return woken
   }
@@ -323,16 +295,16 @@ enum HierarchyExclusion {
   /// Under the link lock: an adopted tree in which something runs, waits or
   /// is being adopted by another transaction.
   private static func _busyAdoptedTree(_ adopted: [HierarchySlot]) -> HierarchySlot? {
-    adopted.first { !$0.treeMarks.isEmpty || $0.adoptions > 0 }
+    adopted.first { !$0._state.treeMarks.isEmpty || $0._state.adoptions > 0 }
   }
 
   /// Under the link lock: makes every admission of `tree` counted in its
   /// ancestors' `activeBelow`, so that the slots tell the whole truth.
   private static func _countAncestors(in tree: HierarchySlot) {
-    for mark in tree.treeMarks where mark.ancestors == nil {
+    for mark in tree._state.treeMarks where mark.ancestors == nil {
       guard let governor = mark.governor else { continue }
       let ancestors = governor._ancestorSlots()
-      for ancestor in ancestors { ancestor.activeBelow += 1 }
+      for ancestor in ancestors { ancestor._state.activeBelow += 1 }
       mark.ancestors = ancestors
     }
   }
@@ -343,9 +315,9 @@ enum HierarchyExclusion {
   /// `old`'s admissions with the links they were admitted under, and makes
   /// `new` busy while they run. O(1) when `old`'s tree is idle.
   static func _treeChanged(from old: HierarchySlot, to new: HierarchySlot) {
-    guard old !== new, !old.treeMarks.isEmpty else { return }
+    guard old !== new, !old._state.treeMarks.isEmpty else { return }
     _countAncestors(in: old)
-    for mark in old.treeMarks { mark.add(to: new) }
+    for mark in old._state.treeMarks { mark.add(to: new) }
   }
 
   /// Admits a nested transaction (one started inside `chain`) only if it
@@ -357,16 +329,16 @@ enum HierarchyExclusion {
   {
     withLinks(of: governor, adopting, chain: chain) { () -> Admission? in
       let adopted = _adoptedTrees(adopting)
-      if _busyAdoptedTree(adopted) != nil || governor._treeSlot.adoptions > 0 { return nil }
+      if _busyAdoptedTree(adopted) != nil || governor._treeSlot._state.adoptions > 0 { return nil }
       _countAncestors(in: governor._treeSlot)
       let slot = governor._slot
       let ancestors = governor._ancestorSlots()
       for ancestor in ancestors {
         let mine = chain.count { $0.governor._slot === ancestor }
-        if ancestor.running > mine { return nil }
+        if ancestor._state.running > mine { return nil }
       }
       let mineBelow = chain.count { $0.governor._slot !== slot && governor._isAncestorOrSelf(of: $0.governor) }
-      if slot.activeBelow > mineBelow { return nil }
+      if slot._state.activeBelow > mineBelow { return nil }
       return admit(governor, tree: governor._treeSlot, ancestors: ancestors, adopted: adopted)
     }
   }
@@ -385,14 +357,16 @@ enum HierarchyExclusion {
       { () -> Admission? in
         let tree = governor._treeSlot
         let adopted = _adoptedTrees(adopting)
-        guard _busyAdoptedTree(adopted) == nil, tree.adoptions == 0 else { return nil }
-        if tree.treeMarks.isEmpty {
+        guard _busyAdoptedTree(adopted) == nil, tree._state.adoptions == 0 else { return nil }
+        if tree._state.treeMarks.isEmpty {
           // Nothing runs or waits anywhere in this tree: no walk to the root.
           return admit(governor, tree: tree, ancestors: nil, adopted: adopted)
         }
         _countAncestors(in: tree)
         let ancestors = governor._ancestorSlots()
-        guard governor._slot.activeBelow == 0, !ancestors.contains(where: { $0.running > 0 || $0.pending > 0 }) else {
+        guard governor._slot._state.activeBelow == 0,
+          !ancestors.contains(where: { $0._state.running > 0 || $0._state.pending > 0 })
+        else {
           return nil
         }
         return admit(governor, tree: tree, ancestors: ancestors, adopted: adopted)
@@ -426,7 +400,9 @@ enum HierarchyExclusion {
             let adopted = _adoptedTrees(adopting)
             // A tree this transaction adopts must be idle, and this one must
             // not be under adoption by another.
-            func adoptionBlocker() -> HierarchySlot? { _busyAdoptedTree(adopted) ?? (tree.adoptions > 0 ? tree : nil) }
+            func adoptionBlocker() -> HierarchySlot? {
+              _busyAdoptedTree(adopted) ?? (tree._state.adoptions > 0 ? tree : nil)
+            }
             var busy = adoptionBlocker()
             if busy != nil, waiter.isPending {
               // It no longer waits for its descendants: it stops being
@@ -442,10 +418,10 @@ enum HierarchyExclusion {
             _countAncestors(in: tree)
             let slot = governor._slot
             let ancestors = governor._ancestorSlots()
-            if let busy = ancestors.first(where: { $0.running > 0 || $0.pending > 0 }) {
+            if let busy = ancestors.first(where: { $0._state.running > 0 || $0._state.pending > 0 }) {
               return waiter.register(continuation, with: busy, observed: &observed) ? nil : .cancelled
             }
-            if slot.activeBelow > 0 {
+            if slot._state.activeBelow > 0 {
               if !waiter.isPending { waiter.setPending(true, on: slot, tree: tree) }
               return waiter.register(continuation, with: slot, observed: &observed) ? nil : .cancelled
             }
@@ -474,13 +450,13 @@ enum HierarchyExclusion {
     _ governor: Governor, tree: HierarchySlot, ancestors: [HierarchySlot]?, adopted: [HierarchySlot]
   ) -> Admission {
     let slot = governor._slot
-    slot.running += 1
+    slot._state.running += 1
     if let ancestors {
-      for ancestor in ancestors { ancestor.activeBelow += 1 }
+      for ancestor in ancestors { ancestor._state.activeBelow += 1 }
     }
     let mark = TreeBusyMark(governor: governor, ancestors: ancestors, tree: tree)
-    tree.treeMarks.append(mark)
-    for root in adopted { root.adoptions += 1 }
+    tree._state.treeMarks.append(mark)
+    for root in adopted { root._state.adoptions += 1 }
     return Admission(slot: slot, mark: mark, adopted: adopted)
   }
 
@@ -489,19 +465,19 @@ enum HierarchyExclusion {
     func end(taken: (trees: [HierarchySlot], ancestors: [HierarchySlot]?)) -> [UnsafeContinuation<ExclusionStep, Never>]
     {
       var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
-      admission.slot.running -= 1
+      admission.slot._state.running -= 1
       for root in admission.adopted {
-        root.adoptions -= 1
+        root._state.adoptions -= 1
         // Transactions of that tree waiting while it was being adopted.
-        if root.adoptions == 0 { woken += root._wakeAll() }
+        if root._state.adoptions == 0 { woken += root._wakeAll() }
       }
       let ancestors = taken.ancestors ?? []
       // Transactions waiting for a tree this one leaves idle, to adopt it.
       woken += mark._removeFrom(taken.trees)
-      if admission.slot.running == 0 { woken += admission.slot._wakeAll() }
+      if admission.slot._state.running == 0 { woken += admission.slot._wakeAll() }
       for ancestor in ancestors {
-        ancestor.activeBelow -= 1
-        if ancestor.activeBelow == 0 { woken += ancestor._wakeAll() }
+        ancestor._state.activeBelow -= 1
+        if ancestor._state.activeBelow == 0 { woken += ancestor._wakeAll() }
       }
       return woken
     }
@@ -569,13 +545,13 @@ extension HierarchySlot {
   /// unregisters the transactions below that waited for that, returning their
   /// continuations.
   func _wakeIfIdle() -> [UnsafeContinuation<ExclusionStep, Never>] {
-    pending == 0 && running == 0 ? _wakeAll() : []
+    _state.pending == 0 && _state.running == 0 ? _wakeAll() : []
   }
 
   /// Under the link lock: unregisters every waiter, returning their continuations.
   func _wakeAll() -> [UnsafeContinuation<ExclusionStep, Never>] {
-    let all = waiters
-    waiters.removeAll()
+    let all = _state.waiters
+    _state.waiters.removeAll()
     return all.compactMap { $0._woken() }
   }
 }
@@ -599,8 +575,8 @@ extension ExclusionWaiter {
       return true
     }
     guard registered else { return false }
-    slot.waiters.append(self)
-    observed += slot.waiterObservers.takeSatisfied(by: slot.waiters.count)
+    slot._state.waiters.append(self)
+    observed += slot._state.waiterObservers.takeSatisfied(by: slot._state.waiters.count)
     return true
   }
 
@@ -626,11 +602,11 @@ extension ExclusionWaiter {
   {
     state.withLock { $0.isPending = pending }
     if pending {
-      slot.pending += 1
+      slot._state.pending += 1
       if let tree { mark.add(to: tree) }
       return []
     }
-    slot.pending -= 1
+    slot._state.pending -= 1
     return mark.removeFromTrees()
   }
 
@@ -658,7 +634,7 @@ extension ExclusionWaiter {
           return .some(state.continuation)
         }
         guard let continuation else { return .moved }
-        slot.waiters.removeAll { $0 === self }
+        slot._state.waiters.removeAll { $0 === self }
         return .done(continuation)
       }
       if case .done(let continuation) = outcome { return continuation }
