@@ -56,8 +56,10 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   case deepStack, wideContainer
   // Modal presentation (PresentationKinds.swift).
   case present, dismiss, interactiveDismiss, presentationRoot, presentMisuse, presentFromChild
-  // Hooks past their deadline, only with `--fault hung-hook` (SupervisionKinds.swift).
-  case hungHook
+  // Readiness waits on any controller while its tree merges, splits and runs
+  // (SupervisionKinds.swift); hooks past their deadline, only with
+  // `--fault hung-hook`.
+  case awaitIdle, hungHook
 
   /// Kinds that act on the built-in containers.
   var isContainerKind: Bool {

@@ -38,6 +38,7 @@ enum OperationKinds {
     PresentationRootKind(),
     PresentMisuseKind(),
     PresentKind(name: .presentFromChild),
+    AwaitIdleKind(),
     HungHookKind(),
   ]
 

@@ -96,6 +96,8 @@ extension World {
       break  // they act on whatever shape they find
     case .hungHook:
       break  // on the supervised tree, outside the model
+    case .awaitIdle:
+      break  // it changes nothing
     case .present, .dismiss, .interactiveDismiss, .presentationRoot, .presentMisuse, .presentFromChild:
       break  // on the chains they find (the quiescent point's presentations are restored)
     }

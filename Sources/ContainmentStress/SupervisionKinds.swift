@@ -176,3 +176,27 @@ struct HungHookKind: OperationKind {
     return .succeeded
   }
 }
+
+/// A task waits for a controller's tree to be idle (`waitUntil(.idle)`)
+/// while the workload keeps trees busy and merges and splits them, moving
+/// the waiter's tree from one link lock to another. It must return once the
+/// tree is idle (at the latest at the next quiescent point; a waiter that
+/// is never woken is a stall the watchdog reports), or leave when the
+/// workload cancels it.
+struct AwaitIdleKind: OperationKind {
+  let name = OperationKindName.awaitIdle
+  let weight = 2
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    Operation(id: id, kind: name, targets: [rng.below(world.controllers.count)])
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    do {
+      try await run.world[operation.targets[0]].waitUntil(.idle)
+      return .succeeded
+    } catch {
+      return outcome(of: error)
+    }
+  }
+}
