@@ -35,7 +35,7 @@ enum IdleWaiters {
   private static let state = Locked(State())
   /// Waiters parked or registering, in all trees.
   private static let waiting = Atomic<Int>(0)
-  /// Waiters per link domain (see ``counted(_:in:)``).
+  /// Waiters per link domain (see ``counted(_:_:)``).
   private static let waitingIn = DomainCounters(count: TreeLock.domains.count)
   /// Transactions dispatching the requests they deferred (after releasing
   /// their queue): until they are done, a deferred request may be about to

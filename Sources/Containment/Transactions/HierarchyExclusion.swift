@@ -30,7 +30,7 @@ final class HierarchySlot: @unchecked Sendable {
     /// the admitted transactions of the tree and the top-level ones waiting as
     /// pending. While there are none, a top-level transaction is admitted
     /// without walking to the root (the fast path of
-    /// ``HierarchyExclusion/enter(_:cancellable:)``).
+    /// ``HierarchyExclusion/enter(_:adopting:cancellable:)``).
     var treeMarks: [TreeBusyMark] = []
     /// On a root's slot: admitted transactions that will link this tree into
     /// theirs (a window taking it as its root, a container adding it). Until
