@@ -190,6 +190,32 @@ struct ContainmentRulesTests {
     #expect(c.parent == nil)
   }
 
+  @Test func aChildOutlivingItsReleasedParentIsARootAndCanJoinAnotherParent_invariants() async throws {
+    let f = Fixture()
+    let c = f.controller("C"), g = f.controller("G"), q = f.controller("Q")
+    weak var weakParent: RecordingController?
+    do {
+      let p = f.controller("P")
+      weakParent = p
+      try await f.install(c, in: p)
+      try await f.install(g, in: c)
+      #expect(c.parent === p)
+    }
+    settleReleases()
+    #expect(weakParent == nil)
+    #expect(c.parent == nil)
+    #expect(g.parent === c)
+    #expect(c.checkInvariants().isEmpty)
+    #expect(f.log.take() == [])
+    try await q.addChild(c)
+    try await q.view.addSubview(await c.view)
+    await c.didMove(toParent: q)
+    #expect(f.log.take() == ["C.willMove(Q)", "Q.viewDidLoad", "C.didMove(Q)"])
+    #expect(c.parent === q)
+    #expect(q.children.map(\.node.id) == [c.node.id])
+    #expect(q.checkInvariants().isEmpty)
+  }
+
   @Test func aTreeDroppedByItsUserIsReleased_invariants() async throws {
     let f = Fixture()
     weak var weakWindow: Window?

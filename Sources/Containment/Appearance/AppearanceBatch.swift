@@ -80,7 +80,7 @@ extension ViewController {
         if !batch.intents.isEmpty, self.shouldAutomaticallyForwardAppearanceMethods {
           throw ContainmentError.batchNeedsManualForwarding(node.id)
         }
-        for intent in batch.intents where intent.child.node._parent !== self {
+        for intent in batch.intents where !intent.child.node._hasParent(self) {
           throw ContainmentError.notAChild(child: intent.child.node.id, parent: node.id)
         }
         var disappearing: [ControllerID] = []

@@ -24,7 +24,7 @@ struct ChildrenDecision {
     let newTail = new[prefix...]
     let newTailIdentities = Set(newTail.lazy.map { ObjectIdentifier($0) })
     let removed = old[prefix...].filter { !newTailIdentities.contains(ObjectIdentifier($0)) }
-    let added = newTail.filter { $0.node._parent !== container }
+    let added = newTail.filter { !$0.node._hasParent(container) }
     self.removed = removed
     self.added = added
     self.removedIdentities = Set(removed.lazy.map { ObjectIdentifier($0) })
@@ -39,8 +39,8 @@ struct ChildrenDecision {
     switch edit {
     case .append(let controller):
       removed = []
-      added = controller.node._parent === container ? [] : [controller]
-      newIsDistinct = controller.node._parent !== container
+      added = controller.node._hasParent(container) ? [] : [controller]
+      newIsDistinct = !controller.node._hasParent(container)
     case .removeLast(let count):
       removed = Array(old.suffix(count))
       added = []
@@ -54,7 +54,7 @@ struct ChildrenDecision {
   func isChildAfter(_ controller: any ViewController, of container: any ViewController) -> Bool {
     let identity = ObjectIdentifier(controller)
     if addedIdentities.contains(identity) { return true }
-    return controller.node._parent === container && !removedIdentities.contains(identity)
+    return controller.node._hasParent(container) && !removedIdentities.contains(identity)
   }
 
   /// Whether `controller` was a child before the change (it is not joining).

@@ -18,10 +18,10 @@ extension ViewController {
   ) {
     guard let view = node._view, let childView = child.node._view else { return }
     var index: Int?
-    if let sibling, let siblingView = sibling.node._view, siblingView._superview === view {
+    if let sibling, let siblingView = sibling.node._view, siblingView._hasSuperview(view) {
       index = view._subviews.firstIndex { $0 === siblingView }
     }
-    if childView._superview !== view || index != nil {
+    if !childView._hasSuperview(view) || index != nil {
       view._link(childView, at: index)
     }
     _pin(child, placement)
@@ -29,7 +29,7 @@ extension ViewController {
 
   /// Re-pins an installed child's root view with `placement`.
   nonisolated func _pin(_ child: any ViewController, _ placement: ChildPlacement) {
-    guard let view = node._view, let childView = child.node._view, childView._superview === view else { return }
+    guard let view = node._view, let childView = child.node._view, childView._hasSuperview(view) else { return }
     let item = ObjectIdentifier(childView)
     view._constraints.removeAll { $0.item == item }
     view._constraints.append(contentsOf: placement.constraints(item: item, container: ObjectIdentifier(view)))

@@ -89,7 +89,7 @@ extension ViewController {
       // Installed children are the owners of this view's subviews: a stack
       // of any depth installs one of them, so this does not grow with it.
       var hidden = view._subviews.compactMap { subview -> (any ViewController)? in
-        guard let owner = subview._owner, owner.node._parent === self,
+        guard let owner = subview._owner, owner.node._hasParent(self),
           !shownIdentities.contains(ObjectIdentifier(owner))
         else { return nil }
         return owner

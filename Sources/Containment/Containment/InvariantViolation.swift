@@ -104,7 +104,7 @@ struct InvariantChecker {
     }
     var seen: Set<ObjectIdentifier> = []
     for child in node._children {
-      if child.node._parent !== controller { fail(child.node, "is a child of \(node.name) but names another parent") }
+      if !child.node._hasParent(controller) { fail(child.node, "is a child of \(node.name) but names another parent") }
       if !seen.insert(ObjectIdentifier(child.node)).inserted {
         fail(child.node, "appears twice in \(node.name).children")
       }
@@ -116,7 +116,7 @@ struct InvariantChecker {
     }
     if let view = node._view {
       for subview in view._subviews {
-        for (_, owner) in subview._topOwnedViews() where owner.node._parent !== controller {
+        for (_, owner) in subview._topOwnedViews() where !owner.node._hasParent(controller) {
           fail(owner.node, "view is in \(node.name)'s hierarchy but it is not \(node.name)'s child")
         }
       }

@@ -106,7 +106,7 @@ extension ViewController {
     if !child.node._children.isEmpty, child.node._isAncestorOrSelf(of: node) {
       throw ContainmentError.wouldCreateCycle(child: child.node.id, parent: node.id)
     }
-    if child.node._parent === self { throw ContainmentError.alreadyChild(child: child.node.id, parent: node.id) }
+    if child.node._hasParent(self) { throw ContainmentError.alreadyChild(child: child.node.id, parent: node.id) }
     if !ignoringParent, child.node._parent != nil { throw ContainmentError.childInFlight(child.node.id) }
     if let held = child.node._reservation, held != reservation { throw ContainmentError.childInFlight(child.node.id) }
     // Still being removed from its old parent (unlinked, `didMove(nil)` not yet delivered).
@@ -135,7 +135,7 @@ extension ViewController {
     async throws
   {
     try TreeLock.withLock(node, child.node) {
-      guard child.node._parent === self else { throw ContainmentError.notAChild(child: child.node.id, parent: node.id) }
+      guard child.node._hasParent(self) else { throw ContainmentError.notAChild(child: child.node.id, parent: node.id) }
       guard child.node._reservation == reservation else { throw ContainmentError.childInFlight(child.node.id) }
       child.node._isMovingFromParent = true
     }
@@ -172,7 +172,7 @@ extension ViewController {
     while true {
       // What the child's tree presents leaves with it, first (§10).
       let presenters = try TreeLock.withLock(node, child.node) { () -> [any ViewController] in
-        guard child.node._parent === self else { throw ContainmentError.noParent(child.node.id) }
+        guard child.node._hasParent(self) else { throw ContainmentError.noParent(child.node.id) }
         let presenters = child._presenters(includingSelf: true)
         if presenters.isEmpty { _unlink(child, pass: &pass) }
         return presenters

@@ -33,7 +33,8 @@ public final class ControllerNode: @unchecked Sendable {
   /// The links and per-controller state a link domain guards (``TreeLock``);
   /// reached through ``_links`` (checked in debug builds) or the accessors below.
   struct Links {
-    weak var parent: (any ViewController)?
+    /// The parent (a back-link: it never keeps the parent alive).
+    var parentLink: ControllerBackLink?
     var children: [any ViewController] = []
     var view: View?
     var viewLoad: ViewLoadState = .notLoaded
@@ -53,7 +54,7 @@ public final class ControllerNode: @unchecked Sendable {
     /// The navigation item and preferred content size (`ContainerAttributes`).
     var containerAttributes = OutOfLine<ContainerAttributes>()
     /// Set while the controller is a window's root.
-    weak var window: Window?
+    var windowLink: BackLink<Window>?
     /// Set while a removal's hooks run after the controller was unlinked: where
     /// its events still go (its former ancestors' tree streams, E2).
     var departure: Departure?
@@ -67,6 +68,17 @@ public final class ControllerNode: @unchecked Sendable {
     /// Tasks waiting for this controller's tree to be idle (counted in its
     /// domain too, see `IdleWaiters`).
     var idleWaiters = 0
+
+    /// The parent, or nil (also once the parent's release has begun).
+    var parent: (any ViewController)? {
+      get { parentLink?.value }
+      set { parentLink = newValue.map(ControllerBackLink.init) }
+    }
+    /// The window whose root this controller is, or nil.
+    var window: Window? {
+      get { windowLink?.value }
+      set { windowLink = newValue.map(BackLink.init) }
+    }
   }
   private var links = Links()
 
@@ -83,8 +95,8 @@ public final class ControllerNode: @unchecked Sendable {
   }
 
   var _parent: (any ViewController)? {
-    _read { yield _links.parent }
-    _modify { yield &_links.parent }
+    get { _links.parent }
+    set { _links.parent = newValue }
   }
   var _children: [any ViewController] {
     _read { yield _links.children }
@@ -135,8 +147,8 @@ public final class ControllerNode: @unchecked Sendable {
     _modify { yield &_links.containerAttributes }
   }
   var _window: Window? {
-    _read { yield _links.window }
-    _modify { yield &_links.window }
+    get { _links.window }
+    set { _links.window = newValue }
   }
   var _departure: Departure? {
     _read { yield _links.departure }
@@ -296,6 +308,10 @@ public final class ControllerNode: @unchecked Sendable {
   /// was released while it lives on) or a window's root (the window was
   /// released). Its tree is now its own.
   func _becameRoot() {
+    // A released parent's or window's memory is kept allocated by the
+    // back-link until it is dropped (``BackLink``).
+    if _links.parentLink != nil, _links.parent == nil { _links.parentLink = nil }
+    if _links.windowLink != nil, _links.window == nil { _links.windowLink = nil }
     guard let position = _cachedPosition else { return }
     HierarchyExclusion._treeChanged(from: position.treeSlot, to: hierarchy)
     _invalidatePositions()
@@ -313,7 +329,13 @@ public final class ControllerNode: @unchecked Sendable {
   /// container's remembered selection): one in another domain is nobody's
   /// child here, and its links are not read.
   func _isChild(of container: any ViewController) -> Bool {
-    linkDomain == container.node.linkDomain && _parent === container
+    linkDomain == container.node.linkDomain && _hasParent(container)
+  }
+
+  /// Under the link lock: whether `container` is this controller's parent,
+  /// without retaining either.
+  func _hasParent(_ container: AnyObject) -> Bool {
+    _links.parentLink?.refers(to: container) ?? false
   }
 
   /// True if `self` is `other` or one of its ancestors (a presenter counts

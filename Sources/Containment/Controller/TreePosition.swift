@@ -26,11 +26,13 @@ final class TreePosition: Sendable {
   /// The environment that stamps events: `environment`, else the former
   /// tree's while departing, else the default.
   let eventEnvironment: ContainmentEnvironment
-  /// The window the tree is shown in, if its root is a window's root.
-  weak let window: Window?
+  private let windowLink: BackLink<Window>?
   /// The slot of the topmost thing of the tree: the hosting window's, else
   /// the root controller's (hierarchical exclusion's fast path).
   let treeSlot: HierarchySlot
+
+  /// The window the tree is shown in, if its root is a window's root.
+  var window: Window? { windowLink?.value }
 
   init(
     above: TreePosition?, name: String, treeStreams: [Broadcaster<LifecycleEvent>],
@@ -42,7 +44,7 @@ final class TreePosition: Sendable {
     self.treeStreams = treeStreams
     self.environment = environment
     self.eventEnvironment = eventEnvironment
-    self.window = window
+    self.windowLink = window.map(BackLink.init)
     self.treeSlot = treeSlot
   }
 

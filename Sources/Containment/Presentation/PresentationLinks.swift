@@ -7,7 +7,7 @@ struct PresentationLinks: OutOfLineValue {
   var presented: (any ViewController)?
   /// The controller presenting this one; in the tree, it stands where a
   /// parent would (events, clock, window, hierarchical exclusion).
-  weak var presenting: (any ViewController)?
+  var presentingLink: ControllerBackLink?
   /// How this controller is presented, while it is.
   var style: PresentationStyle?
   var isBeingPresented = false
@@ -17,6 +17,11 @@ struct PresentationLinks: OutOfLineValue {
   /// For a `.fullScreen` presentation: the window layer it took off screen,
   /// and the layer's index among the window's subviews.
   var coveredLayer: (view: View, index: Int)?
+
+  var presenting: (any ViewController)? {
+    get { presentingLink?.value }
+    set { presentingLink = newValue.map(ControllerBackLink.init) }
+  }
 }
 
 extension ControllerNode {

@@ -48,7 +48,7 @@ enum HookSupervision {
     case .parent(let parent):
       await request(on: .controller(parent)) { context in
         // It may have left meanwhile: then there is nothing to isolate it from.
-        guard TreeLock.withLock(controller.node, { controller.node._parent === parent }) else { return }
+        guard TreeLock.withLock(controller.node, { controller.node._hasParent(parent) }) else { return }
         if let container = parent as? any FaultIsolating {
           try await container.isolate(controller, context: context)
         } else {

@@ -84,7 +84,7 @@ extension ViewController {
   /// Under the link lock: T1.
   nonisolated func _validateTransition(from: any ViewController, to: any ViewController) throws {
     if node._isTornDown { throw ContainmentError.tornDown(node.id) }
-    for child in [from, to] where child.node._parent !== self {
+    for child in [from, to] where !child.node._hasParent(self) {
       throw ContainmentError.notAChild(child: child.node.id, parent: node.id)
     }
     if from === to { throw ContainmentError.sameController(from.node.id) }

@@ -103,7 +103,7 @@ extension View {
     for (_, controller) in owned {
       switch governor {
       case .controller(let container)?:
-        guard controller.node._parent === container else { throw ContainmentError.foreignView }
+        guard controller.node._hasParent(container) else { throw ContainmentError.foreignView }
       case .window(let window)?:
         guard window._rootViewController === controller else { throw ContainmentError.foreignView }
       case nil:

@@ -24,14 +24,28 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   /// ``_links`` (checked in debug builds) or the accessors below.
   struct Links {
     var frame: Rect
-    weak var superview: View?
+    var superviewLink: BackLink<View>?
     var subviews: [View] = []
     /// Set on a window's own root view.
-    weak var hostWindow: Window?
+    var hostWindowLink: BackLink<Window>?
     /// The controller whose root view this is.
-    weak var owner: (any ViewController)?
+    var ownerLink: ControllerBackLink?
     var constraints: [LayoutConstraint<ObjectIdentifier>] = []
     var isHidden = false
+
+    // Back-links (``BackLink``): they never keep their targets alive.
+    var superview: View? {
+      get { superviewLink?.value }
+      set { superviewLink = newValue.map(BackLink.init) }
+    }
+    var hostWindow: Window? {
+      get { hostWindowLink?.value }
+      set { hostWindowLink = newValue.map(BackLink.init) }
+    }
+    var owner: (any ViewController)? {
+      get { ownerLink?.value }
+      set { ownerLink = newValue.map(ControllerBackLink.init) }
+    }
   }
   private var links: Links
 
@@ -51,20 +65,25 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
     _modify { yield &_links.frame }
   }
   var _superview: View? {
-    _read { yield _links.superview }
-    _modify { yield &_links.superview }
+    get { _links.superview }
+    set { _links.superview = newValue }
   }
   var _subviews: [View] {
     _read { yield _links.subviews }
     _modify { yield &_links.subviews }
   }
   var _hostWindow: Window? {
-    _read { yield _links.hostWindow }
-    _modify { yield &_links.hostWindow }
+    get { _links.hostWindow }
+    set { _links.hostWindow = newValue }
+  }
+  /// Under the link lock: whether `view` is this view's superview, without
+  /// retaining either.
+  func _hasSuperview(_ view: View) -> Bool {
+    _links.superviewLink?.refers(to: view) ?? false
   }
   var _owner: (any ViewController)? {
-    _read { yield _links.owner }
-    _modify { yield &_links.owner }
+    get { _links.owner }
+    set { _links.owner = newValue }
   }
   var _constraints: [LayoutConstraint<ObjectIdentifier>] {
     _read { yield _links.constraints }

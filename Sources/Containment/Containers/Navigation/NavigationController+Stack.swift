@@ -26,7 +26,7 @@ extension NavigationController {
     try await Transaction.perform(on: .controller(self), adopting: [controller]) { context in
       try await self.changeStack(animated: animated, reason: .replaced, context: context, involving: [controller]) {
         _ in
-        if controller.node._parent === self { throw ContainmentError.alreadyOnStack(controller.node.id) }
+        if controller.node._hasParent(self) { throw ContainmentError.alreadyOnStack(controller.node.id) }
         return .push(controller)
       }.outcome
     }
@@ -72,7 +72,7 @@ extension NavigationController {
     try await Transaction.perform(on: .controller(self)) { context in
       try await self.changeStack(animated: animated, reason: .popped, context: context, involving: [controller]) {
         stack in
-        guard controller.node._parent === self, let index = stack.lastIndex(where: { $0 === controller }) else {
+        guard controller.node._hasParent(self), let index = stack.lastIndex(where: { $0 === controller }) else {
           throw ContainmentError.notOnStack(controller.node.id)
         }
         return .popLast(stack.count - 1 - index)

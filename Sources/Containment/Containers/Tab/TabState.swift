@@ -3,7 +3,13 @@
 struct TabState {
   /// Weak: see ``TabBarControllerDelegate``.
   weak var delegate: (any TabBarControllerDelegate)?
-  /// The selected child; counts only while it is still a child. Weak, so a
-  /// child removed behind the tab controller's back is not kept alive.
-  weak var selected: (any ViewController)?
+  /// The selected child; counts only while it is still a child. A
+  /// back-link, so a child removed behind the tab controller's back is not
+  /// kept alive.
+  var selectedLink: ControllerBackLink?
+
+  var selected: (any ViewController)? {
+    get { selectedLink?.value }
+    set { selectedLink = newValue.map(ControllerBackLink.init) }
+  }
 }
