@@ -216,3 +216,90 @@ struct WideContainerKind: OperationKind {
     return failed.first ?? .succeeded
   }
 }
+
+/// A parent released while its child lives and is being read and changed:
+/// a fresh parent P with a child C (view installed) and a grandchild G; one
+/// task drops the last reference to P while another reads C's back-links
+/// (its parent, its view's superview), checks C's subtree and, in some
+/// variants, removes C from P or adds a child to C. Afterwards C must be
+/// parentless (P released, or C removed), its subtree intact, and C free to
+/// join another container. The leak check then sees all of them released.
+struct OrphanKind: OperationKind {
+  let name = OperationKindName.orphan
+  let weight = 1
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    Operation(id: id, kind: name, targets: [], variant: rng.below(3))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let bulk = run.world.bulk
+    let child = bulk.make("Orphan")
+    let grandchild = bulk.make("Orphan.child")
+    let parent = Locked<PlainController?>(bulk.make("OrphanParent"))
+    do {
+      guard let p = parent.withLock({ $0 }) else { return .cancelled }
+      try await p.addChild(child)
+      try await p.view.addSubview(await child.view)
+      await child.didMove(toParent: p)
+      try await child.addChild(grandchild)
+      await grandchild.didMove(toParent: child)
+    } catch {
+      return outcome(of: error)
+    }
+    let failures = Locked<[Outcome]>([])
+    await withTaskGroup(of: Void.self) { group in
+      // The last reference to the parent goes in this task.
+      group.addTask { parent.withLock { $0 = nil } }
+      group.addTask {
+        for _ in 0..<8 {
+          _ = child.parent
+          _ = child.viewIfLoaded?.superview
+          let violations = child.checkInvariants()
+          if !violations.isEmpty {
+            run.report(Finding(category: .invariant, message: "an orphan's subtree: \(violations)"))
+          }
+        }
+        do {
+          switch operation.variant {
+          case 0:
+            // Removed if the parent is still there; refused if it is gone.
+            if child.parent != nil {
+              await child.willMove(toParent: nil)
+              try await child.removeFromParent()
+            }
+          case 1:
+            let late = bulk.make("Orphan.late")
+            try await child.addChild(late)
+            await late.didMove(toParent: child)
+          default:
+            break
+          }
+        } catch ContainmentError.noParent {
+          // The parent was released first.
+        } catch {
+          failures.withLock { $0.append(outcome(of: error)) }
+        }
+        run.tick()
+      }
+    }
+    if let failed = failures.withLock({ $0.first }) { return failed }
+    if child.parent != nil {
+      run.report(Finding(category: .invariant, message: "an orphan still names a parent after it was released"))
+    }
+    // Free to join another container, with its subtree.
+    let adopter = bulk.make("Orphan.adopter")
+    do {
+      try await adopter.addChild(child)
+      try await adopter.view.addSubview(await child.view)
+      await child.didMove(toParent: adopter)
+    } catch {
+      return outcome(of: error)
+    }
+    let violations = adopter.checkInvariants()
+    if !violations.isEmpty || grandchild.parent !== child || child.parent !== adopter {
+      run.report(Finding(category: .invariant, message: "an adopted orphan's tree is broken: \(violations)"))
+    }
+    return .succeeded
+  }
+}

@@ -60,6 +60,8 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   // (SupervisionKinds.swift); hooks past their deadline, only with
   // `--fault hung-hook`.
   case awaitIdle, hungHook
+  // A parent released while its child is read and changed (BulkKinds.swift).
+  case orphan
 
   /// Kinds that act on the built-in containers.
   var isContainerKind: Bool {

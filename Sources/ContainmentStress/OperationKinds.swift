@@ -39,6 +39,7 @@ enum OperationKinds {
     PresentMisuseKind(),
     PresentKind(name: .presentFromChild),
     AwaitIdleKind(),
+    OrphanKind(),
     HungHookKind(),
   ]
 
