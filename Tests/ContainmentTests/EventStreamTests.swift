@@ -283,4 +283,35 @@ struct EventStreamTests {
       #expect(hooks == expected)
     }
   }
+
+  @Test func eventsThatSkipTheReportedStateChangeNothingItSays_E5() {
+    let id = ControllerID(rawValue: 7)
+    let skipped: [LifecycleEvent.Kind] = [
+      .subscribed(state: .appeared, parent: id), .viewDidLoad, .viewIsAppearing(animated: false),
+      .willMove(toParent: nil), .didMove(toParent: id), .traitCollectionDidChange(TraitCollection()),
+      .viewDidTearDown, .childAdded(id), .childRemoved(id, reason: .popped),
+      .presented(id, style: .fullScreen), .dismissed(id, style: .fullScreen, reason: .popped),
+      .transitionBegan(from: id, to: nil, options: []), .transitionEnded(from: nil, to: id, outcome: .completed),
+      .batchCommitted(disappearing: [id], appearing: []), .callIgnored(.tornDown), .eventsLost(count: 2), .lagged,
+      .terminated, .hookTimedOut(hook: "viewDidLoad", deadline: .seconds(1)), .hookSkipped(hook: "viewDidLoad"),
+    ]
+    let reporting: [LifecycleEvent.Kind] = [
+      .viewWillAppear(animated: false), .viewDidAppear(animated: true), .viewWillDisappear(animated: false),
+      .viewDidDisappear(animated: true), .willMove(toParent: id), .didMove(toParent: nil),
+    ]
+    #expect(skipped.map(ReportedState.changes(with:)) == Array(repeating: false, count: skipped.count))
+    #expect(reporting.map(ReportedState.changes(with:)) == Array(repeating: true, count: reporting.count))
+    let states: [AppearanceState] = [.disappeared, .appearing, .appeared, .disappearing]
+    for state in states {
+      for parent in [nil, ControllerID(rawValue: 3)] {
+        for kind in skipped {
+          var reported = ReportedState(appearance: state, parent: parent)
+          reported.apply(kind)
+          #expect(
+            reported.appearance == state && reported.parent == parent,
+            "\(kind) changed \(state), \(String(describing: parent))")
+        }
+      }
+    }
+  }
 }

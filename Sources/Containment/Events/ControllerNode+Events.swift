@@ -10,15 +10,18 @@ extension ControllerNode {
     // Nobody listening anywhere this event could go: keep only what later
     // subscribers rely on (numbering and the reported state), skip the route
     // walk, the path string and the clock read.
+    // Most events change nothing reported (a load, a transition's events):
+    // they take no lock for it.
+    let reports = ReportedState.changes(with: kind)
     if TreeEventStreams.count == 0 {
       let reported = self.reported
-      if events.yieldIfUnobserved({ reported.withLock { $0.apply(kind) } }) { return }
+      if events.yieldIfUnobserved({ if reports { reported.withLock { $0.apply(kind) } } }) { return }
     }
     let position = TreeLock.withLock(self) { _position() }
     // No tree stream on its way and nobody on its own stream: nothing to build.
     if position.treeStreams.isEmpty {
       let reported = self.reported
-      if events.yieldIfUnobserved({ reported.withLock { $0.apply(kind) } }) { return }
+      if events.yieldIfUnobserved({ if reports { reported.withLock { $0.apply(kind) } } }) { return }
     }
     let path = position.path
     let treeStreams = position.treeStreams
@@ -27,7 +30,7 @@ extension ControllerNode {
     let name = self.name
     let reported = self.reported
     events.yield { sequenceNumber in
-      reported.withLock { $0.apply(kind) }
+      if reports { reported.withLock { $0.apply(kind) } }
       return LifecycleEvent(
         controller: id, name: name, path: path, sequenceNumber: sequenceNumber,
         transaction: transaction, timestamp: timestamp, kind: kind)

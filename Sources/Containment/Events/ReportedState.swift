@@ -18,6 +18,15 @@ struct ReportedState: Sendable {
     }
   }
 
+  /// Whether an event of this kind may change the reported state (`apply`
+  /// does nothing for any other).
+  static func changes(with kind: LifecycleEvent.Kind) -> Bool {
+    switch kind {
+    case .viewWillAppear, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .willMove(_?), .didMove(nil): true
+    default: false
+    }
+  }
+
   var snapshot: LifecycleEvent.Kind { .subscribed(state: appearance, parent: parent) }
 }
 
