@@ -171,4 +171,31 @@ struct TeardownTests {
     #expect(f.log.take() == ["B.viewDidTearDown", "C.viewDidTearDown", "A.viewDidTearDown", "P.viewDidTearDown"])
     #expect(names(p.children) == ["A", "B"])
   }
+
+  @Test func aStackChangeThatStartedBeforeItsTreeWasTornDownStillFinishes_V3() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let window = Window(environment: ContainmentEnvironment(clock: clock))
+    let r = f.controller("R"), a = f.controller("A"), b = f.controller("B")
+    let nav = NavigationController(name: "Nav", transitionDuration: .seconds(1))
+    try await window.setRootViewController(r)
+    try await r.addChild(nav)
+    try await r.view.addSubview(await nav.view)
+    await nav.didMove(toParent: r)
+    try await nav.setViewControllers([a], animated: false)
+    _ = f.log.take()
+    async let pushed = nav.push(b, animated: true)
+    await clock.sleepers(atLeast: 1)
+    #expect(
+      f.log.take() == [
+        "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
+      ])
+    await nav.tearDown()
+    #expect(f.log.take() == ["B.viewDidTearDown", "A.viewDidTearDown"])
+    clock.advance(by: .seconds(1))
+    #expect(try await pushed.value == .completed)
+    // The push finishes: its did-hooks and B's didMove(Nav) are delivered.
+    #expect(f.log.take() == ["A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)"])
+    withExtendedLifetime(window) {}
+  }
 }

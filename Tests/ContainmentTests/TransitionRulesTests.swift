@@ -70,6 +70,39 @@ struct TransitionRulesTests {
     withExtendedLifetime(window) {}
   }
 
+  @Test func aRequestFromTheAnimationsIsPartOfTheTransition_T2_R1() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, p, a, b) = try await setUp(f, clock: clock)
+    let c = f.controller("C")
+    let added = Locked<Result<TransactionHandle<Void>, any Error>?>(nil)
+    let animated = Gate()
+    async let outcome = p.transition(
+      from: a, to: b, duration: .seconds(1),
+      animations: {
+        // Runs inline, in the transition, like a request from the body of a
+        // scope: its handle is complete when the call returns.
+        let result = await Result { try await p.addChild(c) }
+        added.withLock { $0 = result }
+        animated.open()
+      }
+    )
+    await animated.wait()
+    let handle = try #require(try added.withLock { $0 }?.get())
+    #expect(handle.isComplete)
+    #expect(c.parent === p)
+    #expect(
+      f.log.take() == [
+        "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "C.willMove(P)",
+      ])
+    clock.advance(by: .seconds(1))
+    let transition = try await outcome
+    #expect(try await transition.value == .completed)
+    #expect(handle.id == transition.id)
+    #expect(f.log.take() == ["A.viewDidDisappear", "B.viewDidAppear"])
+    withExtendedLifetime(window) {}
+  }
+
   @Test func transitionTimeComesOnlyFromTheInjectedClock_T3() async throws {
     let f = Fixture()
     let clock = ManualClock()

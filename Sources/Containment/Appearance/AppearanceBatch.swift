@@ -97,7 +97,7 @@ extension ViewController {
       }
       await pass.deliverWill(in: context)
       await pass.deliverIsAppearing(in: context)
-      let interrupted = await Self.animate(for: duration, on: environment, animations: animations)
+      let interrupted = await Self.animate(for: duration, on: environment, animations: animations, bodyOf: context)
       await pass.deliverDid(in: context)
       node.emit(.batchCommitted(disappearing: disappearing, appearing: appearing), transaction: context.id)
       return interrupted || Task.isCancelled ? .interrupted : .completed

@@ -182,7 +182,7 @@ extension ViewController {
     }
     node.emit(.childRemoved(child.node.id, reason: reason), transaction: context.id)
     await pass.deliverAll(in: context)
-    await child.didMove(toParent: nil)
+    await child._didMove(toParent: nil, inBodyOf: context)
   }
 
   /// Under the link lock: takes `child`'s view out (its disappearance
@@ -214,9 +214,21 @@ extension ViewController {
   /// reported as a `callIgnored(.tornDown)` event (§8).
   public nonisolated func willMove(toParent parent: (any ViewController)?) async {
     let context = TransactionContext.current?.innermostRunning
+    await _willMove(toParent: parent, in: context, asBody: context?.isBody == true)
+  }
+
+  /// ``willMove(toParent:)`` called by the runtime inside `context`'s body
+  /// (where the task-local says "in a hook", see ``Transaction``).
+  nonisolated func _willMove(toParent parent: (any ViewController)?, inBodyOf context: TransactionContext) async {
+    await _willMove(toParent: parent, in: context, asBody: true)
+  }
+
+  private nonisolated func _willMove(
+    toParent parent: (any ViewController)?, in context: TransactionContext?, asBody: Bool
+  ) async {
     let tornDown = TreeLock.withLock(node) { () -> Bool in
       // A transaction that started before the teardown still finishes.
-      if node._isTornDown, context?.isBody != true { return true }
+      if node._isTornDown, !asBody { return true }
       if parent == nil { node._isMovingFromParent = true }
       return false
     }
@@ -233,6 +245,17 @@ extension ViewController {
   public nonisolated func didMove(toParent parent: (any ViewController)?) async {
     let context = TransactionContext.current?.innermostRunning
     if context?.isBody != true, node.isTornDown { return node.emit(.callIgnored(.tornDown), transaction: context?.id) }
+    await _didMove(toParent: parent, in: context)
+  }
+
+  /// ``didMove(toParent:)`` called by the runtime inside `context`'s body
+  /// (where the task-local says "in a hook", see ``Transaction``): never
+  /// refused, a transaction that started before a teardown still finishes.
+  nonisolated func _didMove(toParent parent: (any ViewController)?, inBodyOf context: TransactionContext) async {
+    await _didMove(toParent: parent, in: context)
+  }
+
+  private nonisolated func _didMove(toParent parent: (any ViewController)?, in context: TransactionContext?) async {
     await deliver(.didMove(toParent: parent), in: context)
     TreeLock.withLock(node) {
       // A removal is over: its events no longer go to the former ancestors.

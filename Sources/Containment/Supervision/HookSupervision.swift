@@ -52,7 +52,7 @@ enum HookSupervision {
         if let container = parent as? any FaultIsolating {
           try await container.isolate(controller, context: context)
         } else {
-          await controller.willMove(toParent: nil)
+          await controller._willMove(toParent: nil, inBodyOf: context)
           try await parent.removeChild(controller, reason: .faulted, context: context)
         }
       }

@@ -40,7 +40,7 @@ enum Transaction {
       if FaultInjection.skipsQueue {
         let handle = TransactionHandle<Value>(id: .next(), queuedBehind: [])
         let context = TransactionContext(id: handle.id, governor: governor, outer: nil)
-        let result = await TransactionContext.$current.withValue(context) {
+        let result = await TransactionContext.$current.withValue(context.enteringHook()) {
           await Result(catching: { try await body(context) })
         }
         handle.complete(result)
@@ -155,7 +155,12 @@ enum Transaction {
       return
     }
     let context = TransactionContext(id: handle.id, governor: governor, outer: outer)
-    let result = await TransactionContext.$current.withValue(context) {
+    // The task is bound as the transaction's hooks see it: a body is the
+    // runtime's own code, which passes `context` explicitly, and every hook
+    // it calls then needs no binding of its own. User code that runs as the
+    // body (a scope's closure, animations) is bound as the body
+    // (``TransactionContext/runAsBody(_:)``).
+    let result = await TransactionContext.$current.withValue(context.enteringHook()) {
       await Result(catching: { try await body(context) })
     }
     HierarchyExclusion.leave(admission)

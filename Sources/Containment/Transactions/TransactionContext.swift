@@ -94,12 +94,24 @@ final class TransactionContext: Sendable {
 
   /// Runs `body` with this context as the task's current transaction, marked
   /// as being inside a hook.
-  /// Binding a task-local costs an allocation and a push and pop on the task
-  /// (about a tenth of a push+pop); a run of hooks, such as an appearance
-  /// pass, binds once and every hook inside reuses the binding.
+  /// A transaction's own task is bound that way for its whole body
+  /// (`Transaction.run`), so this binds nothing there; it binds for hooks
+  /// delivered from a task bound otherwise (a scope's body, a supervised
+  /// hook's own task). Binding a task-local costs an allocation and the
+  /// task's status lock.
   func runHook<R: Sendable>(_ body: () async -> R) async -> R {
     let inHook = enteringHook()
     if TransactionContext.current === inHook { return await body() }
     return await TransactionContext.$current.withValue(inHook) { await body() }
+  }
+
+  /// Runs user code that is part of this transaction's body (a scope's
+  /// closure, a transition's animations) with the task bound as the body:
+  /// requests it makes to this transaction's own queue run inline (rule 2
+  /// of ``Transaction``). A transaction's task is otherwise bound as its
+  /// hooks see it, since the runtime's own code passes the context explicitly.
+  func runAsBody<R: Sendable>(_ body: () async throws -> R) async rethrows -> R {
+    if TransactionContext.current === self { return try await body() }
+    return try await TransactionContext.$current.withValue(self) { try await body() }
   }
 }

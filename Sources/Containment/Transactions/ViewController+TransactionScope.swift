@@ -61,7 +61,7 @@ extension ViewController {
       // A torn-down container starts no scope (§8): the verbs' own
       // checks let a transaction's body finish what it started.
       if self.node.isTornDown { throw ContainmentError.tornDown(self.node.id) }
-      return try await body(TransactionScope(id: context.id))
+      return try await context.runAsBody { try await body(TransactionScope(id: context.id)) }
     }
   }
 }

@@ -73,7 +73,7 @@ extension ViewController {
     node.emit(.transitionBegan(from: from.node.id, to: to.node.id, options: options), transaction: context.id)
     await pass.deliverWill(in: context)
     await pass.deliverIsAppearing(in: context)
-    let interrupted = await Self.animate(for: duration, on: environment, animations: animations)
+    let interrupted = await Self.animate(for: duration, on: environment, animations: animations, bodyOf: context)
     TreeLock.withLock(node) { from.node._view?._unlink() }
     await pass.deliverDid(in: context)
     let outcome: TransitionOutcome = interrupted || Task.isCancelled ? .interrupted : .completed
@@ -94,19 +94,23 @@ extension ViewController {
     if let toView = to.node._view, toView._superview != nil { throw ContainmentError.viewAlreadyInstalled(to.node.id) }
   }
 
-  /// Runs `animations` as a child task while waiting `duration` on the clock.
-  /// Returns true if the wait was cut short by cancellation.
+  /// Runs `animations` as a child task while waiting `duration` on the clock,
+  /// as part of the body of `context` (user code, bound as the body, see
+  /// ``TransactionContext/runAsBody(_:)``). Returns true if the wait was cut
+  /// short by cancellation.
   static func animate(
     for duration: Duration,
     on environment: ContainmentEnvironment,
-    animations: (@Sendable () async -> Void)?
+    animations: (@Sendable () async -> Void)?,
+    bodyOf context: TransactionContext? = nil
   ) async -> Bool {
     // Nothing to run and nothing to wait for: no task group, no child task.
     if duration <= .zero, animations == nil { return false }
     return await withTaskGroup(of: Bool.self) { group in
       if let animations {
         group.addTask {
-          await animations(); return false
+          if let context { await context.runAsBody(animations) } else { await animations() }
+          return false
         }
       }
       group.addTask {
