@@ -85,13 +85,16 @@ extension ViewController {
       let environment = change.animated ? node._resolvedEnvironment() : nil
       guard let view = node._view else { return ([], false, false, environment) }
       let onScreen = view._window() != nil
-      let shownIdentities = Set(change.shown.lazy.map { ObjectIdentifier($0.controller) })
       // Installed children are the owners of this view's subviews: a stack
       // of any depth installs one of them, so this does not grow with it.
+      // A change usually shows one or two controllers: a search beats a set.
+      let shownIdentities =
+        change.shown.count > 4 ? Set(change.shown.lazy.map { ObjectIdentifier($0.controller) }) : nil
+      func isShown(_ owner: any ViewController) -> Bool {
+        shownIdentities?.contains(ObjectIdentifier(owner)) ?? change.shown.contains { $0.controller === owner }
+      }
       var hidden = view._subviews.compactMap { subview -> (any ViewController)? in
-        guard let owner = subview._owner, owner.node._hasParent(self),
-          !shownIdentities.contains(ObjectIdentifier(owner))
-        else { return nil }
+        guard let owner = subview._owner, owner.node._hasParent(self), !isShown(owner) else { return nil }
         return owner
       }
       if hidden.count > 1 {

@@ -550,6 +550,7 @@ extension HierarchySlot {
 
   /// Under the link lock: unregisters every waiter, returning their continuations.
   func _wakeAll() -> [UnsafeContinuation<ExclusionStep, Never>] {
+    if _state.waiters.isEmpty { return [] }
     let all = _state.waiters
     _state.waiters.removeAll()
     return all.compactMap { $0._woken() }
