@@ -10,7 +10,13 @@ final class TreeGuarded<Value>: @unchecked Sendable {
   /// The container's node, whose domain guards the value. The container
   /// holds both, so the node outlives every access.
   private unowned let owner: ControllerNode
-  private var value: Value
+  // Release builds skip Swift's dynamic exclusivity checks here, as for a
+  // controller's links (see `ControllerNode.links`).
+  #if DEBUG
+    private var value: Value
+  #else
+    @exclusivity(unchecked) private var value: Value
+  #endif
 
   init(_ value: Value, of owner: ControllerNode) {
     self.value = value

@@ -41,7 +41,13 @@ final class HierarchySlot: @unchecked Sendable {
     /// (`waiters(atLeast:)`).
     var waiterObservers = CountObservers()
   }
-  private var state = State()
+  // Release builds skip Swift's dynamic exclusivity checks here, as for a
+  // controller's links (see `ControllerNode.links`).
+  #if DEBUG
+    private var state = State()
+  #else
+    @exclusivity(unchecked) private var state = State()
+  #endif
 
   init(domain: Int) {
     self.domain = Atomic(domain)

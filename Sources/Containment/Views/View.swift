@@ -47,7 +47,13 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
       set { ownerLink = newValue.map(ControllerBackLink.init) }
     }
   }
-  private var links: Links
+  // Release builds skip Swift's dynamic exclusivity checks here, as for a
+  // controller's links (see `ControllerNode.links`).
+  #if DEBUG
+    private var links: Links
+  #else
+    @exclusivity(unchecked) private var links: Links
+  #endif
 
   /// The guarded state; only with the lock of this view's domain held.
   var _links: Links {

@@ -34,7 +34,13 @@ public final class Window: @unchecked Sendable {
     var rootViewController: (any ViewController)?
     var isTornDown = false
   }
-  private var links: Links
+  // Release builds skip Swift's dynamic exclusivity checks here, as for a
+  // controller's links (see `ControllerNode.links`).
+  #if DEBUG
+    private var links: Links
+  #else
+    @exclusivity(unchecked) private var links: Links
+  #endif
 
   /// The guarded state; only with the lock of this window's domain held.
   var _links: Links {
