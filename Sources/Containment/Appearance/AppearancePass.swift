@@ -62,7 +62,7 @@ struct AppearancePass: Sendable {
   var isEmpty: Bool { entries.isEmpty }
 
   /// Delivers every will-hook (and any diagnostic), in order.
-  func deliverWill(in context: TransactionContext?) async {
+  nonisolated(nonsending) func deliverWill(in context: TransactionContext?) async {
     await AppearancePass.asHooks(of: context) {
       for (controller, effects) in willEffects {
         await controller.perform(effects, animated: animated, in: context)
@@ -72,7 +72,7 @@ struct AppearancePass: Sendable {
 
   /// The views are installed: delivers `viewIsAppearing` to each appearing
   /// controller that has not had it in this appearance (A2).
-  func deliverIsAppearing(in context: TransactionContext?) async {
+  nonisolated(nonsending) func deliverIsAppearing(in context: TransactionContext?) async {
     let effects = withLinks {
       entries.map { $0.isAppearing ? $0.node._appearance.viewInstalled() : [] }
     }
@@ -87,7 +87,7 @@ struct AppearancePass: Sendable {
   /// controller whose transition was reversed meanwhile gets what its state
   /// machine says (A3). Clears `isMovingToParent`/`isMovingFromParent`
   /// flags that this appearance was carrying.
-  func deliverDid(in context: TransactionContext?) async {
+  nonisolated(nonsending) func deliverDid(in context: TransactionContext?) async {
     let effects = withLinks {
       entries.map { $0.node._appearance.end() }
     }
@@ -114,7 +114,7 @@ struct AppearancePass: Sendable {
   }
 
   /// Will, is-appearing and did, with nothing in between.
-  func deliverAll(in context: TransactionContext?) async {
+  nonisolated(nonsending) func deliverAll(in context: TransactionContext?) async {
     await deliverWill(in: context)
     await deliverIsAppearing(in: context)
     await deliverDid(in: context)

@@ -39,7 +39,7 @@ extension ViewController {
   /// (as hooks) right after the change's `transitionBegan`/`transitionEnded`
   /// events, if it announces one.
   @discardableResult
-  nonisolated func runChildrenChange(
+  nonisolated(nonsending) func runChildrenChange(
     reason: RemovalReason,
     context: TransactionContext,
     involving: [any ViewController] = [],
@@ -202,7 +202,7 @@ extension ViewController {
   /// Announces a decided change of children, in order: `childAdded` events,
   /// then `willMove(toParent: nil)` to each leaving child, then
   /// `willMove(toParent: self)` to each joining one.
-  nonisolated func announce(_ decision: ChildrenDecision, in context: TransactionContext) async {
+  nonisolated(nonsending) func announce(_ decision: ChildrenDecision, in context: TransactionContext) async {
     for controller in decision.added { node.emit(.childAdded(controller.node.id), transaction: context.id) }
     for controller in decision.removed { await controller.deliver(.willMove(toParent: nil), in: context) }
     for controller in decision.added { await controller.deliver(.willMove(toParent: self), in: context) }

@@ -219,11 +219,13 @@ extension ViewController {
 
   /// ``willMove(toParent:)`` called by the runtime inside `context`'s body
   /// (where the task-local says "in a hook", see ``Transaction``).
-  nonisolated func _willMove(toParent parent: (any ViewController)?, inBodyOf context: TransactionContext) async {
+  nonisolated(nonsending) func _willMove(toParent parent: (any ViewController)?, inBodyOf context: TransactionContext)
+    async
+  {
     await _willMove(toParent: parent, in: context, asBody: true)
   }
 
-  private nonisolated func _willMove(
+  private nonisolated(nonsending) func _willMove(
     toParent parent: (any ViewController)?, in context: TransactionContext?, asBody: Bool
   ) async {
     let tornDown = TreeLock.withLock(node) { () -> Bool in
@@ -251,11 +253,15 @@ extension ViewController {
   /// ``didMove(toParent:)`` called by the runtime inside `context`'s body
   /// (where the task-local says "in a hook", see ``Transaction``): never
   /// refused, a transaction that started before a teardown still finishes.
-  nonisolated func _didMove(toParent parent: (any ViewController)?, inBodyOf context: TransactionContext) async {
+  nonisolated(nonsending) func _didMove(toParent parent: (any ViewController)?, inBodyOf context: TransactionContext)
+    async
+  {
     await _didMove(toParent: parent, in: context)
   }
 
-  private nonisolated func _didMove(toParent parent: (any ViewController)?, in context: TransactionContext?) async {
+  private nonisolated(nonsending) func _didMove(toParent parent: (any ViewController)?, in context: TransactionContext?)
+    async
+  {
     await deliver(.didMove(toParent: parent), in: context)
     TreeLock.withLock(node) {
       // A removal is over: its events no longer go to the former ancestors.

@@ -47,7 +47,7 @@ extension ViewController {
   /// a task of its own, raced against the deadline on the tree's clock
   /// (V1): past it, this returns as if the hook had, and the controller is
   /// faulted; a faulted controller's hooks are skipped and reported.
-  nonisolated func deliver(_ hook: Hook, in context: TransactionContext?) async {
+  nonisolated(nonsending) func deliver(_ hook: Hook, in context: TransactionContext?) async {
     // Out of line, so that the common path's frame stays small.
     if HookSupervision.isActive, await deliverSupervised(hook, in: context) { return }
     node.emit(hook.event, transaction: context?.id)
@@ -59,8 +59,9 @@ extension ViewController {
   }
 
   /// Performs the effects an appearance decision returned: hooks and diagnostics, in order.
-  nonisolated func perform(_ effects: [AppearanceMachine.Effect], animated: Bool, in context: TransactionContext?) async
-  {
+  nonisolated(nonsending) func perform(
+    _ effects: [AppearanceMachine.Effect], animated: Bool, in context: TransactionContext?
+  ) async {
     for effect in effects {
       if case .unbalanced(let reason) = effect {
         node.emit(.unbalancedAppearanceTransition(reason), transaction: context?.id)

@@ -18,7 +18,7 @@ extension ViewController {
   /// Whether the root view was loaded.
   public nonisolated var isViewLoaded: Bool { node.isViewLoaded }
 
-  nonisolated func loadViewIfNeeded(in context: TransactionContext?) async -> View {
+  nonisolated(nonsending) func loadViewIfNeeded(in context: TransactionContext?) async -> View {
     let node = self.node
     let step = TreeLock.withLock(node) { () -> ViewLoadStep in
       // Ready only once `viewDidLoad` has returned (C7); until then every

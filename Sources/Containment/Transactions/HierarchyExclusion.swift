@@ -354,7 +354,9 @@ enum HierarchyExclusion {
   /// `CancellationError` when the task is cancelled before admission; then
   /// nothing was admitted. Requests run on others' behalf (queued jobs, the
   /// second step of a move) are not cancellable: they were promised to run.
-  static func enter(_ governor: Governor, adopting: [any ViewController] = [], cancellable: Bool) async throws
+  nonisolated(nonsending) static func enter(
+    _ governor: Governor, adopting: [any ViewController] = [], cancellable: Bool
+  ) async throws
     -> Admission
   {
     // Uncontended (the common case): admit without a continuation.

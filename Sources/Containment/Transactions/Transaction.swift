@@ -18,7 +18,7 @@
 /// A task inside a transaction therefore never *waits* for a queue, and only
 /// tasks holding no queue ever wait: no cycle of waits, no deadlock.
 enum Transaction {
-  typealias Body<Value> = @Sendable (TransactionContext) async throws -> Value
+  typealias Body<Value> = nonisolated(nonsending) @Sendable (TransactionContext) async throws -> Value
 
   /// Runs `body` as a transaction on `governor`'s queue; see the type's rules.
   /// From outside a transaction, throws the body's error; otherwise errors are
@@ -30,7 +30,7 @@ enum Transaction {
   /// presented): a tree of its own that one of them roots must be idle before
   /// the transaction is admitted, and stays closed to other transactions until
   /// it ends (CONCURRENCY.md, "Hierarchical exclusion").
-  static func perform<Value: Sendable>(
+  nonisolated(nonsending) static func perform<Value: Sendable>(
     on governor: Governor,
     adopting: [any ViewController] = [],
     _ body: @escaping Body<Value>
@@ -65,7 +65,7 @@ enum Transaction {
   }
 
   /// Non-blocking dispatch (rules 3–5). Never waits for a queue.
-  static func dispatch<Value: Sendable>(
+  nonisolated(nonsending) static func dispatch<Value: Sendable>(
     _ body: @escaping Body<Value>,
     on governor: Governor,
     adopting: [any ViewController] = [],
@@ -110,7 +110,7 @@ enum Transaction {
   /// of those jobs (`releasing: false`: the draining task releases), and
   /// dispatches what the transaction deferred. Only a requester running its
   /// own request (`cancellable`) may be cancelled while waiting for admission.
-  static func run<Value: Sendable>(
+  nonisolated(nonsending) static func run<Value: Sendable>(
     _ body: @escaping Body<Value>,
     on governor: Governor,
     adopting: [any ViewController] = [],

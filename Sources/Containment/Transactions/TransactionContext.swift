@@ -99,7 +99,7 @@ final class TransactionContext: Sendable {
   /// delivered from a task bound otherwise (a scope's body, a supervised
   /// hook's own task). Binding a task-local costs an allocation and the
   /// task's status lock.
-  func runHook<R: Sendable>(_ body: () async -> R) async -> R {
+  nonisolated(nonsending) func runHook<R: Sendable>(_ body: nonisolated(nonsending) () async -> R) async -> R {
     let inHook = enteringHook()
     if TransactionContext.current === inHook { return await body() }
     return await TransactionContext.$current.withValue(inHook) { await body() }
@@ -110,7 +110,10 @@ final class TransactionContext: Sendable {
   /// requests it makes to this transaction's own queue run inline (rule 2
   /// of ``Transaction``). A transaction's task is otherwise bound as its
   /// hooks see it, since the runtime's own code passes the context explicitly.
-  func runAsBody<R: Sendable>(_ body: () async throws -> R) async rethrows -> R {
+  nonisolated(nonsending) func runAsBody<R: Sendable>(_ body: nonisolated(nonsending) () async throws -> R)
+    async rethrows
+    -> R
+  {
     if TransactionContext.current === self { return try await body() }
     return try await TransactionContext.$current.withValue(self) { try await body() }
   }

@@ -52,7 +52,7 @@ final class TransactionQueue: Sendable {
   /// Waits for this queue in FIFO order. On return the caller holds it and
   /// must call `release()`. Throws `CancellationError` if the task is cancelled
   /// before its turn; then nothing was taken.
-  func acquire() async throws {
+  nonisolated(nonsending) func acquire() async throws {
     // Uncontended: take the free queue without suspending (a free queue has
     // nothing pending, so this keeps FIFO order).
     try Task.checkCancellation()
@@ -92,7 +92,7 @@ final class TransactionQueue: Sendable {
   /// Gives the queue up: first runs, in this task and in order, every job
   /// queued ahead of the next waiting task, then hands the queue to that task
   /// (or leaves it free).
-  func release() async {
+  nonisolated(nonsending) func release() async {
     while true {
       let action = state.withLock { state -> Machine.ReleaseAction in
         state.current = nil

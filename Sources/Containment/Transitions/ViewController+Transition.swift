@@ -98,7 +98,7 @@ extension ViewController {
   /// as part of the body of `context` (user code, bound as the body, see
   /// ``TransactionContext/runAsBody(_:)``). Returns true if the wait was cut
   /// short by cancellation.
-  static func animate(
+  nonisolated(nonsending) static func animate(
     for duration: Duration,
     on environment: ContainmentEnvironment,
     animations: (@Sendable () async -> Void)?,

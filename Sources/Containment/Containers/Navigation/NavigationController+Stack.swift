@@ -144,7 +144,7 @@ extension NavigationController {
   /// may throw a misuse error; then nothing changed). The order is the type's:
   /// a children change showing the top (``ViewController/changeChildren(_:)``),
   /// announced as a transition from the old top to the new one.
-  nonisolated func changeStack(
+  nonisolated(nonsending) func changeStack(
     animated: Bool,
     reason: RemovalReason,
     context: TransactionContext,
