@@ -148,8 +148,8 @@ extension ViewController {
       node.emit(.childRemoved(controller.node.id, reason: reason), transaction: context.id)
     }
     await pass.deliverDid(in: context)
-    for controller in decision.removed { await controller._didMove(toParent: nil, inBodyOf: context) }
-    for controller in decision.added { await controller._didMove(toParent: self, inBodyOf: context) }
+    for controller in decision.removed { await controller._didMove(toParent: nil, in: context) }
+    for controller in decision.added { await controller._didMove(toParent: self, in: context) }
 
     let outcome: TransitionOutcome = interrupted || Task.isCancelled ? .interrupted : .completed
     if let announcement {

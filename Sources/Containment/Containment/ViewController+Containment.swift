@@ -182,7 +182,7 @@ extension ViewController {
     }
     node.emit(.childRemoved(child.node.id, reason: reason), transaction: context.id)
     await pass.deliverAll(in: context)
-    await child._didMove(toParent: nil, inBodyOf: context)
+    await child._didMove(toParent: nil, in: context)
   }
 
   /// Under the link lock: takes `child`'s view out (its disappearance
@@ -217,15 +217,10 @@ extension ViewController {
     await _willMove(toParent: parent, in: context, asBody: context?.isBody == true)
   }
 
-  /// ``willMove(toParent:)`` called by the runtime inside `context`'s body
-  /// (where the task-local says "in a hook", see ``Transaction``).
-  nonisolated(nonsending) func _willMove(toParent parent: (any ViewController)?, inBodyOf context: TransactionContext)
-    async
-  {
-    await _willMove(toParent: parent, in: context, asBody: true)
-  }
-
-  private nonisolated(nonsending) func _willMove(
+  /// ``willMove(toParent:)`` as the runtime calls it, with the transaction
+  /// it runs in; `asBody` (the runtime's own body) lets a transaction that
+  /// started before a teardown finish.
+  nonisolated(nonsending) func _willMove(
     toParent parent: (any ViewController)?, in context: TransactionContext?, asBody: Bool
   ) async {
     let tornDown = TreeLock.withLock(node) { () -> Bool in
@@ -250,16 +245,10 @@ extension ViewController {
     await _didMove(toParent: parent, in: context)
   }
 
-  /// ``didMove(toParent:)`` called by the runtime inside `context`'s body
-  /// (where the task-local says "in a hook", see ``Transaction``): never
-  /// refused, a transaction that started before a teardown still finishes.
-  nonisolated(nonsending) func _didMove(toParent parent: (any ViewController)?, inBodyOf context: TransactionContext)
-    async
-  {
-    await _didMove(toParent: parent, in: context)
-  }
-
-  private nonisolated(nonsending) func _didMove(toParent parent: (any ViewController)?, in context: TransactionContext?)
+  /// ``didMove(toParent:)`` as the runtime calls it, with the transaction it
+  /// runs in: never refused (a transaction that started before a teardown
+  /// still finishes); the public call checks for a teardown first.
+  nonisolated(nonsending) func _didMove(toParent parent: (any ViewController)?, in context: TransactionContext?)
     async
   {
     await deliver(.didMove(toParent: parent), in: context)

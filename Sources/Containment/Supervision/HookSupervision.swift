@@ -52,7 +52,7 @@ enum HookSupervision {
         if let container = parent as? any FaultIsolating {
           try await container.isolate(controller, context: context)
         } else {
-          await controller._willMove(toParent: nil, inBodyOf: context)
+          await controller._willMove(toParent: nil, in: context, asBody: true)
           try await parent.removeChild(controller, reason: .faulted, context: context)
         }
       }
