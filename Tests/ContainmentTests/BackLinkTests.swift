@@ -13,7 +13,7 @@ struct BackLinkTests {
     #expect(link.value === target)
     #expect(link.refers(to: target!))
     #expect(!link.refers(to: Target()))
-    weak var released = target
+    weak let released = target
     target = nil
     #expect(released == nil)
     #expect(link.value == nil)
@@ -25,7 +25,7 @@ struct BackLinkTests {
     #expect(link.value === controller)
     #expect(link.refers(to: controller!))
     #expect(!link.refers(to: NavigationController(name: "M")))
-    weak var released = controller
+    weak let released = controller
     controller = nil
     #expect(released == nil)
     #expect(link.value == nil)
