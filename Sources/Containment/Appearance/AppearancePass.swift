@@ -7,8 +7,8 @@
 struct AppearancePass: Sendable {
   struct Entry: Sendable {
     let controller: any ViewController
-    /// `controller.node`, read without retaining the controller (a
-    /// controller is a weak target: its retains take the slow path).
+    /// `controller.node`, read once: each later use saves the protocol
+    /// witness call and its retain and release.
     let node: ControllerNode
     let isAppearing: Bool
   }

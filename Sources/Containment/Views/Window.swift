@@ -5,7 +5,8 @@ import Synchronization
 /// ``ContainmentEnvironment`` (its clock).
 ///
 /// Keep a reference to a window while it shows a tree: views refer to their
-/// window weakly (so that dropping both releases everything), and a window
+/// window without keeping it alive (so that dropping both releases
+/// everything), and a window
 /// that is released takes its tree off screen without appearance hooks. To
 /// take a tree off screen in order, call ``setRootViewController(_:animated:)``
 /// with nil or ``tearDown()``.
