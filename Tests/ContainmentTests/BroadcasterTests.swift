@@ -449,6 +449,41 @@ struct BroadcasterTests {
     #expect(await collectAll(sequence) == [.snapshot(0), .lost(5), .value(5), .final])
   }
 
+  @Test func elementsAdvancedWithoutTheLockAreNumberedBeforeALaterSubscription() async {
+    let broadcaster = makeBroadcaster()
+    var numbers: [Int] = []
+    func yieldNumbered() {
+      broadcaster.yield { number in
+        numbers.append(number)
+        return .value(number)
+      }
+    }
+    // Nobody subscribes: three advances without the lock, one with it.
+    #expect(broadcaster.advanceIfUnobserved())
+    #expect(broadcaster.advanceIfUnobserved())
+    #expect(broadcaster.yieldIfUnobserved {})
+    #expect(broadcaster.advanceIfUnobserved())
+    do {
+      let sequence = broadcaster.subscribe(policy: .keepNewest(8)) { .snapshot(0) }
+      // Someone subscribes: nothing advances unobserved any more.
+      #expect(!broadcaster.advanceIfUnobserved())
+      yieldNumbered()
+      var iterator = sequence.makeAsyncIterator()
+      #expect(await take(2, from: &iterator) == [.snapshot(0), .value(4)])
+    }
+    // That subscription ended with its sequence: advancing without the lock
+    // resumes, and is still counted.
+    #expect(broadcaster.subscriberCount == 0)
+    #expect(broadcaster.advanceIfUnobserved())
+    let later = broadcaster.subscribe(policy: .keepNewest(8)) { .snapshot(1) }
+    yieldNumbered()
+    #expect(numbers == [4, 6])
+    broadcaster.finish(final: .final)
+    #expect(await collectAll(later) == [.snapshot(1), .value(6), .final])
+    // Finished: an advance is a no-op, as with the lock.
+    #expect(broadcaster.advanceIfUnobserved())
+  }
+
   @Test func aSnapshotIsDeliveredFirstEvenIfTheBufferOverflowsBeforeTheFirstRead_E5() async {
     let broadcaster = makeBroadcaster()
     let keeping = broadcaster.subscribe(policy: .keepNewest(2)) { .snapshot(0) }

@@ -136,6 +136,13 @@ package final class Broadcaster<Element: Sendable>: Sendable {
     storage.yieldIfUnobserved(body)
   }
 
+  /// ``yieldIfUnobserved(_:)`` for an element whose only effect is its
+  /// number: while nobody subscribes it takes no lock (one atomic
+  /// increment), and a subscription's numbering still counts it.
+  package func advanceIfUnobserved() -> Bool {
+    storage.advanceIfUnobserved()
+  }
+
   package func yield(_ make: (_ sequenceNumber: Int) -> Element) {
     storage.yield(make)
   }
@@ -188,6 +195,14 @@ final class BroadcasterStorage<Element: Sendable>: Sendable {
   typealias StateMachine = BroadcasterStateMachine<Element>
 
   private let state = Locked(StateMachine())
+  /// Elements numbered without the lock while nobody subscribes; the top
+  /// bit set means "take the lock" (someone subscribes, or it finished).
+  /// Every locked operation first takes these in and sets the bit, and
+  /// clears it at the end if nobody subscribes: an advance is either
+  /// counted before a subscription's numbering starts or made under the
+  /// lock, never lost.
+  private let unlocked = Atomic<UInt64>(0)
+  private static var needsLock: UInt64 { 1 << 63 }
   private let lostMarker: @Sendable (Int) -> Element
   private let laggedMarker: @Sendable () -> Element
 
@@ -196,20 +211,50 @@ final class BroadcasterStorage<Element: Sendable>: Sendable {
     self.laggedMarker = laggedMarker
   }
 
-  var subscriberCount: Int { state.withLock { $0.liveSubscriberCount } }
-  var isFinished: Bool { state.withLock { $0.isFinished } }
-  var waitingSubscriberCount: Int { state.withLock { $0.waitingSubscriberCount } }
+  /// Runs `body` on the state machine under its lock, with the advances
+  /// made without the lock taken in first.
+  private func withMachine<Result>(_ body: (inout StateMachine) -> Result) -> Result {
+    state.withLock { machine in
+      // With the bit set and nothing advanced, the word cannot change until
+      // a locked operation clears the bit: no read-modify-write needed (the
+      // common case while someone subscribes).
+      if unlocked.load(ordering: .acquiring) != Self.needsLock {
+        let advanced = unlocked.exchange(Self.needsLock, ordering: .acquiringAndReleasing) & ~Self.needsLock
+        machine.absorbUnlockedAdvances(Int(advanced))
+      }
+      let result = body(&machine)
+      if machine.admitsUnlockedAdvance { unlocked.store(0, ordering: .releasing) }
+      return result
+    }
+  }
+
+  var subscriberCount: Int { withMachine { $0.liveSubscriberCount } }
+  var isFinished: Bool { withMachine { $0.isFinished } }
+  var waitingSubscriberCount: Int { withMachine { $0.waitingSubscriberCount } }
 
   func subscribe(policy: SubscriberPolicy, initial: () -> Element?) -> Int {
-    state.withLock { $0.subscribe(policy: policy, initial: initial) }
+    withMachine { $0.subscribe(policy: policy, initial: initial) }
   }
 
   func yieldIfUnobserved(_ body: () -> Void) -> Bool {
-    state.withLock { $0.advanceIfUnobserved(body) }
+    withMachine { $0.advanceIfUnobserved(body) }
+  }
+
+  /// ``yieldIfUnobserved(_:)`` with nothing to run: without the lock while
+  /// nobody subscribes (one atomic increment).
+  func advanceIfUnobserved() -> Bool {
+    var current = unlocked.load(ordering: .relaxed)
+    while current & Self.needsLock == 0 {
+      let (exchanged, original) = unlocked.compareExchange(
+        expected: current, desired: current &+ 1, ordering: .relaxed)
+      if exchanged { return true }
+      current = original
+    }
+    return yieldIfUnobserved {}
   }
 
   func yield(_ make: (Int) -> Element) {
-    let action = state.withLock { $0.yield(make) }
+    let action = withMachine { $0.yield(make) }
     switch action {
     case .none:
       break
@@ -219,7 +264,7 @@ final class BroadcasterStorage<Element: Sendable>: Sendable {
   }
 
   func yield(contentsOf elements: [Element]) {
-    let action = state.withLock { $0.yield(contentsOf: elements) }
+    let action = withMachine { $0.yield(contentsOf: elements) }
     switch action {
     case .none:
       break
@@ -230,7 +275,7 @@ final class BroadcasterStorage<Element: Sendable>: Sendable {
 
   /// `final == nil` is used by the owner's deinit: subscribers end without a final element.
   func finish(final: Element?) {
-    let action = state.withLock { $0.finish(final: final) }
+    let action = withMachine { $0.finish(final: final) }
     switch action {
     case .none:
       break
@@ -241,7 +286,7 @@ final class BroadcasterStorage<Element: Sendable>: Sendable {
 
   /// Removes subscriber `id`, resuming its suspended `next()` with `nil`. Idempotent.
   func cancel(id: Int) {
-    let action = state.withLock { $0.cancel(id: id) }
+    let action = withMachine { $0.cancel(id: id) }
     switch action {
     case .none:
       break
@@ -259,13 +304,13 @@ final class BroadcasterStorage<Element: Sendable>: Sendable {
   /// `nil` at once. Either way the subscription ends.
   func next(id: Int, isolation: isolated (any Actor)?) async -> Element? {
     await withTaskCancellationHandler {
-      let action = state.withLock { $0.next(id: id) }
+      let action = withMachine { $0.next(id: id) }
       switch action {
       case .deliver(let delivery):
         return materialize(delivery)
       case .suspend:
         return await withUnsafeContinuation { (continuation: UnsafeContinuation<Element?, Never>) in
-          let action = state.withLock { $0.nextSuspended(id: id, continuation: continuation) }
+          let action = withMachine { $0.nextSuspended(id: id, continuation: continuation) }
           switch action {
           case .none:
             break

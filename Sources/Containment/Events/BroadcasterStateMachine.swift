@@ -183,11 +183,29 @@ struct BroadcasterStateMachine<Element: Sendable>: Sendable {
   /// yield would, runs `body`, and returns true. Otherwise changes nothing and
   /// returns false (the caller then builds the element and yields it).
   mutating func advanceIfUnobserved(_ body: () -> Void) -> Bool {
+    advanceIfUnobserved(by: 1, body)
+  }
+
+  /// Whether an element yielded now would reach nobody and change nothing
+  /// else: active, and nobody subscribed. Then the numbering may advance
+  /// without this state (``BroadcasterStorage``).
+  var admitsUnlockedAdvance: Bool {
+    if case .active = phase { return subscribers.isEmpty }
+    return false
+  }
+
+  /// Takes in `count` elements numbered while nobody subscribed, without
+  /// this state (``BroadcasterStorage``).
+  mutating func absorbUnlockedAdvances(_ count: Int) {
+    yieldedCount &+= count
+  }
+
+  private mutating func advanceIfUnobserved(by count: Int, _ body: () -> Void) -> Bool {
     switch phase {
     case .finished: return true
     case .active:
       guard subscribers.isEmpty else { return false }
-      yieldedCount &+= 1
+      yieldedCount &+= count
       body()
       return true
     }

@@ -14,8 +14,12 @@ extension ControllerNode {
     // they take no lock for it.
     let reports = ReportedState.changes(with: kind)
     if TreeEventStreams.count == 0 {
-      let reported = self.reported
-      if events.yieldIfUnobserved({ if reports { reported.withLock { $0.apply(kind) } } }) { return }
+      if !reports {
+        if events.advanceIfUnobserved() { return }
+      } else {
+        let reported = self.reported
+        if events.yieldIfUnobserved({ reported.withLock { $0.apply(kind) } }) { return }
+      }
     }
     let position = TreeLock.withLock(self) { _position() }
     // No tree stream on its way and nobody on its own stream: nothing to build.
