@@ -375,4 +375,32 @@ struct TransactionRulesTests {
     #expect(f.log.take() == ["B.viewWillAppear", "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear"])
     #expect(window.rootViewController === r)
   }
+
+  @Test func aRequestIntoASubtreeWhoseRemovalStillDeliversWaitsForIt_R4() async throws {
+    let f = Fixture()
+    let (window, _, p, _) = try await f.tree()
+    let a = f.controller("A"), h = f.controller("H"), c = f.controller("C")
+    try await f.install(a, in: p)
+    try await f.install(h, in: a)
+    try await f.install(c, in: h)
+    let gate = Gate()
+    await c.setOnHook { hook in if hook == "viewWillDisappear" { await gate.wait() } }
+    await a.willMove(toParent: nil)
+    async let removal = a.removeFromParent()
+    await gate.waiters(atLeast: 1)
+    // A's subtree is unlinked, its tree its own, while the removal (on P)
+    // still delivers its hooks: a request on H from outside must not cut in.
+    async let scoped = h.withTransaction { _ in f.log.append("scope on H") }
+    await a.node.hierarchy.waiters(atLeast: 1)
+    gate.open()
+    _ = try await removal
+    _ = try await scoped
+    #expect(
+      f.log.take() == [
+        "A.willMove(nil)", "A.viewWillDisappear", "H.viewWillDisappear", "C.viewWillDisappear",
+        "A.viewDidDisappear", "H.viewDidDisappear", "C.viewDidDisappear", "A.didMove(nil)", "scope on H",
+      ])
+    #expect(p.checkInvariants().isEmpty && a.checkInvariants().isEmpty)
+    withExtendedLifetime(window) {}
+  }
 }

@@ -37,9 +37,17 @@ enum Governor: Sendable {
     let node = controller.node
     switch node._appearance.state {
     case .appearing, .disappearing: return true
-    case .appeared, .disappeared: break
+    case .appeared, .disappeared: return _isInDeparture
     }
-    var current: ControllerNode? = node
+  }
+
+  /// Under the link lock: whether this governor's controller (or an
+  /// ancestor) was unlinked by a removal whose `didMove(toParent: nil)` has
+  /// not been delivered yet. That removal runs on a container that is no
+  /// longer above it, so walking its ancestors does not find it. O(depth).
+  var _isInDeparture: Bool {
+    guard case .controller(let controller) = self else { return false }
+    var current: ControllerNode? = controller.node
     while let candidate = current {
       if candidate._departure != nil { return true }
       current = candidate._treeParent

@@ -370,6 +370,7 @@ enum HierarchyExclusion {
           // Nothing runs or waits anywhere in this tree: no walk to the root.
           return admit(governor, tree: tree, ancestors: nil, adopted: adopted)
         }
+        if governor._isInDeparture { return nil }
         _countAncestors(in: tree)
         let ancestors = governor._ancestorSlots()
         guard governor._slot._state.activeBelow == 0,
@@ -422,6 +423,18 @@ enum HierarchyExclusion {
             }
             if let busy {
               return waiter.register(continuation, with: busy, observed: &observed) ? nil : .cancelled
+            }
+            // A removal that unlinked this subtree (or a part above it) is
+            // still delivering its hooks, from a container no longer above it:
+            // wait until it leaves this tree (its mark was carried here), not
+            // pending meanwhile (its own mark would keep the tree busy).
+            if governor._isInDeparture, !tree._state.treeMarks.isEmpty {
+              if waiter.isPending {
+                woken += waiter.setPending(false, on: governor._slot) + governor._slot._wakeIfIdle()
+              }
+              if !tree._state.treeMarks.isEmpty {
+                return waiter.register(continuation, with: tree, observed: &observed) ? nil : .cancelled
+              }
             }
             _countAncestors(in: tree)
             let slot = governor._slot
