@@ -9,30 +9,22 @@ extension ControllerNode {
   func emit(_ kind: LifecycleEvent.Kind, transaction: TransactionID?) {
     // Nobody listening anywhere this event could go: keep only what later
     // subscribers rely on (numbering and the reported state), skip the route
-    // walk, the path string and the clock read.
-    // Most events change nothing reported (a load, a transition's events):
-    // they take no lock for it.
+    // walk, the path string and the clock read. Most events change nothing
+    // reported (a load, a transition's events): they take no lock at all.
     let reports = ReportedState.changes(with: kind)
-    if TreeEventStreams.count == 0 {
-      if !reports {
-        if events.advanceIfUnobserved() { return }
-      } else {
-        let reported = self.reported
-        if events.yieldIfUnobserved({ reported.withLock { $0.apply(kind) } }) { return }
-      }
+    let reported = self.reported
+    func advanceIfUnobserved() -> Bool {
+      reports ? events.yieldIfUnobserved { reported.withLock { $0.apply(kind) } } : events.advanceIfUnobserved()
     }
+    if TreeEventStreams.count == 0, advanceIfUnobserved() { return }
     let position = TreeLock.withLock(self) { _position() }
     // No tree stream on its way and nobody on its own stream: nothing to build.
-    if position.treeStreams.isEmpty {
-      let reported = self.reported
-      if events.yieldIfUnobserved({ if reports { reported.withLock { $0.apply(kind) } } }) { return }
-    }
+    if position.treeStreams.isEmpty, advanceIfUnobserved() { return }
     let path = position.path
     let treeStreams = position.treeStreams
     let timestamp = position.eventEnvironment.elapsed()
     let id = self.id
     let name = self.name
-    let reported = self.reported
     events.yield { sequenceNumber in
       if reports { reported.withLock { $0.apply(kind) } }
       return LifecycleEvent(
