@@ -156,9 +156,10 @@ enum Transaction {
     }
     let context = TransactionContext(id: handle.id, governor: governor, outer: outer)
     // The task is bound as the transaction's hooks see it: a body is the
-    // runtime's own code, which passes `context` explicitly, and every hook
-    // it calls then needs no binding of its own. User code that runs as the
-    // body (a scope's closure, animations) is bound as the body
+    // runtime's own code, which passes the engine context explicitly, and
+    // every hook it delivers with it needs no binding (nor a read of the
+    // binding). User code that runs as the body (a scope's closure,
+    // animations) is bound as the body twin
     // (``TransactionContext/runAsBody(_:)``).
     let result = await TransactionContext.$current.withValue(context.enteringHook()) {
       await Result(catching: { try await body(context) })

@@ -1,9 +1,25 @@
+import Synchronization
+
 /// The transaction a task is running, found through a task-local. It is an
 /// *owner token*, not a flag: a task created inside a transaction inherits
 /// it, but it counts only while its transaction is still the one holding its
 /// queue (`isRunning`), so a stale copy in a task that outlives the
 /// transaction is ignored.
 final class TransactionContext: Sendable {
+  /// Which of a transaction's three views of itself a context is.
+  enum Role {
+    /// What the runtime's own code runs with (a verb's body): its task is
+    /// bound as ``hook`` for the whole transaction, so hooks it delivers
+    /// need no binding of their own. Never bound as a task's current
+    /// transaction.
+    case engine
+    /// User code that runs as the transaction's body (a scope's closure,
+    /// animations), and the runtime code such code calls.
+    case body
+    /// Inside one of the transaction's hooks.
+    case hook
+  }
+
   /// The transaction's id; every event it causes carries it.
   let id: TransactionID
   /// Whose queue it holds.
@@ -11,14 +27,14 @@ final class TransactionContext: Sendable {
   /// The transaction this one runs inside of (a hook of `outer` made the
   /// request that started this one), if any.
   let outer: TransactionContext?
-  /// True while one of the transaction's hooks runs: requests made then are
-  /// *nested* requests (R2); requests made by the transaction's own body
-  /// are part of it.
-  let inHook: Bool
+  let role: Role
   private let deferred: DeferredRequests
   /// The same transaction as seen from inside its hooks, made once with the
   /// transaction; nil on that twin itself.
   private let hookTwin: TransactionContext?
+  /// On the engine context: the body twin, made the first time user code
+  /// runs as the body (most transactions never do).
+  private let bodyTwin = Atomic<Unmanaged<TransactionContext>?>(nil)
 
   final class DeferredRequests: Sendable {
     let list = Locked<[@Sendable () async -> Void]>([])
@@ -26,32 +42,61 @@ final class TransactionContext: Sendable {
 
   @TaskLocal static var current: TransactionContext?
 
+  /// A new transaction's engine context (and its hook twin).
   init(id: TransactionID, governor: Governor, outer: TransactionContext?) {
     let deferred = DeferredRequests()
     self.id = id
     self.governor = governor
     self.outer = outer
-    self.inHook = false
+    self.role = .engine
     self.deferred = deferred
-    self.hookTwin = TransactionContext(inHookOf: id, governor: governor, outer: outer, deferred: deferred)
+    self.hookTwin = TransactionContext(
+      twinOf: id, role: .hook, governor: governor, outer: outer, deferred: deferred, hookTwin: nil)
   }
 
-  private init(inHookOf id: TransactionID, governor: Governor, outer: TransactionContext?, deferred: DeferredRequests) {
+  private init(
+    twinOf id: TransactionID, role: Role, governor: Governor, outer: TransactionContext?,
+    deferred: DeferredRequests, hookTwin: TransactionContext?
+  ) {
     self.id = id
     self.governor = governor
     self.outer = outer
-    self.inHook = true
+    self.role = role
     self.deferred = deferred
-    self.hookTwin = nil
+    self.hookTwin = hookTwin
   }
+
+  deinit {
+    bodyTwin.load(ordering: .acquiring)?.release()
+  }
+
+  /// True while one of the transaction's hooks runs: requests made then are
+  /// *nested* requests (R2); requests made by the transaction's own body
+  /// are part of it.
+  var inHook: Bool { role == .hook }
 
   /// Whether `self` is the innermost running transaction's body (not one of
   /// its hooks): the runtime finishing a verb it validated and started.
-  var isBody: Bool { !inHook }
+  var isBody: Bool { role != .hook }
 
   /// The same transaction, as seen from inside one of its hooks.
   func enteringHook() -> TransactionContext {
     hookTwin ?? self
+  }
+
+  /// The same transaction, as user code running as its body sees it.
+  private func asBody() -> TransactionContext {
+    guard role == .engine else { return self }
+    if let twin = bodyTwin.load(ordering: .acquiring) { return twin.takeUnretainedValue() }
+    let made = Unmanaged.passRetained(
+      TransactionContext(
+        twinOf: id, role: .body, governor: governor, outer: outer, deferred: deferred, hookTwin: hookTwin))
+    let (exchanged, existing) = bodyTwin.compareExchange(
+      expected: nil, desired: made, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+    if exchanged { return made.takeUnretainedValue() }
+    made.release()
+    // Non-nil: the exchange failed because another task stored it first.
+    return existing.unsafelyUnwrapped.takeUnretainedValue()
   }
 
   /// Whether this transaction still holds its queue.
@@ -94,27 +139,31 @@ final class TransactionContext: Sendable {
 
   /// Runs `body` with this context as the task's current transaction, marked
   /// as being inside a hook.
-  /// A transaction's own task is bound that way for its whole body
-  /// (`Transaction.run`), so this binds nothing there; it binds for hooks
-  /// delivered from a task bound otherwise (a scope's body, a supervised
-  /// hook's own task). Binding a task-local costs an allocation and the
-  /// task's status lock.
+  /// The engine context's task is bound that way for the whole transaction
+  /// (`Transaction.run`), so with it this neither reads nor binds the
+  /// task-local; with the others it binds unless the task already is (a
+  /// scope's body, a supervised hook's own task). Reading a task-local costs
+  /// a walk of the task's bindings; binding one, an allocation and the task's
+  /// status lock.
   nonisolated(nonsending) func runHook<R: Sendable>(_ body: nonisolated(nonsending) () async -> R) async -> R {
+    if role == .engine { return await body() }
     let inHook = enteringHook()
     if TransactionContext.current === inHook { return await body() }
     return await TransactionContext.$current.withValue(inHook) { await body() }
   }
 
   /// Runs user code that is part of this transaction's body (a scope's
-  /// closure, a transition's animations) with the task bound as the body:
-  /// requests it makes to this transaction's own queue run inline (rule 2
-  /// of ``Transaction``). A transaction's task is otherwise bound as its
-  /// hooks see it, since the runtime's own code passes the context explicitly.
+  /// closure, a transition's animations) with the task bound as the body
+  /// twin: requests it makes to this transaction's own queue run inline
+  /// (rule 2 of ``Transaction``), with the body twin as their context. A
+  /// transaction's task is otherwise bound as its hooks see it, since the
+  /// runtime's own code passes the engine context explicitly.
   nonisolated(nonsending) func runAsBody<R: Sendable>(_ body: nonisolated(nonsending) () async throws -> R)
     async rethrows
     -> R
   {
-    if TransactionContext.current === self { return try await body() }
-    return try await TransactionContext.$current.withValue(self) { try await body() }
+    let asBody = asBody()
+    if TransactionContext.current === asBody { return try await body() }
+    return try await TransactionContext.$current.withValue(asBody) { try await body() }
   }
 }
