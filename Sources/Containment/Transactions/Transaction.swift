@@ -23,36 +23,37 @@ enum Transaction {
   /// Runs `body` as a transaction on `governor`'s queue; see the type's rules.
   /// From outside a transaction, throws the body's error; otherwise errors are
   /// reported through the returned handle.
-  @discardableResult
   ///
   /// `adopting` names the controllers the transaction will link into its
   /// tree (a window's new root, a child being added, a controller being
   /// presented): a tree of its own that one of them roots must be idle before
   /// the transaction is admitted, and stays closed to other transactions until
   /// it ends (CONCURRENCY.md, "Hierarchical exclusion").
+  @discardableResult
   nonisolated(nonsending) static func perform<Value: Sendable>(
     on governor: Governor,
     adopting: [any ViewController] = [],
     _ body: @escaping Body<Value>
   ) async throws -> TransactionHandle<Value> {
-    let chain = TransactionContext.current?.runningChain() ?? []
+    let current = TransactionContext.current
+    let chain = current?.runningChain() ?? []
     guard let innermost = chain.first else {
       if FaultInjection.skipsQueue {
-        let handle = TransactionHandle<Value>(id: .next(), queuedBehind: [])
-        let context = TransactionContext(id: handle.id, governor: governor, outer: nil)
+        let id = TransactionID.next()
+        let context = TransactionContext(id: id, governor: governor, outer: nil)
         let result = await TransactionContext.$current.withValue(context.enteringHook()) {
           await Result(catching: { try await body(context) })
         }
-        handle.complete(result)
         if case .failure(let error) = result { throw error }
-        return handle
+        return .completed(id: id, result)
       }
       try await governor.queue.acquire()
-      let handle = TransactionHandle<Value>(id: .next(), queuedBehind: [])
-      await run(
-        body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current, cancellable: true)
-      if case .failure(let error)? = handle.result { throw error }
-      return handle
+      let id = TransactionID.next()
+      let result = await run(
+        body, on: governor, adopting: adopting, id: id, handle: nil, outer: current, cancellable: true)
+      // Outside any transaction it is never deferred: it has run.
+      if case .failure(let error)? = result { throw error }
+      return .completed(id: id, result.unsafelyUnwrapped)
     }
     if !innermost.inHook, innermost.governor.queue === governor.queue {
       let result = await Result(catching: { try await body(innermost) })
@@ -76,7 +77,8 @@ enum Transaction {
     if chain.contains(where: { $0.governor.queue === queue }) {
       await queue.post {
         await run(
-          body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current, releasing: false)
+          body, on: governor, adopting: adopting, id: handle.id, handle: handle, outer: TransactionContext.current,
+          releasing: false)
       }
       return
     }
@@ -96,38 +98,43 @@ enum Transaction {
       return
     }
     if queue.tryAcquire() {
-      await run(body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current)
+      await run(
+        body, on: governor, adopting: adopting, id: handle.id, handle: handle, outer: TransactionContext.current)
     } else {
       await queue.post {
         await run(
-          body, on: governor, adopting: adopting, handle: handle, outer: TransactionContext.current, releasing: false)
+          body, on: governor, adopting: adopting, id: handle.id, handle: handle, outer: TransactionContext.current,
+          releasing: false)
       }
     }
   }
 
   /// Runs one transaction on a queue the caller already holds, completes the
-  /// handle, releases the queue (draining queued jobs) unless it runs as one
+  /// handle (if any) and returns the outcome (nil if it did not run here: it
+  /// left unstarted or was deferred), releases the queue (draining queued jobs) unless it runs as one
   /// of those jobs (`releasing: false`: the draining task releases), and
   /// dispatches what the transaction deferred. Only a requester running its
   /// own request (`cancellable`) may be cancelled while waiting for admission.
+  @discardableResult
   nonisolated(nonsending) static func run<Value: Sendable>(
     _ body: @escaping Body<Value>,
     on governor: Governor,
     adopting: [any ViewController] = [],
-    handle: TransactionHandle<Value>,
+    id: TransactionID,
+    handle: TransactionHandle<Value>?,
     outer: TransactionContext?,
     releasing: Bool = true,
     cancellable: Bool = false
-  ) async {
-    if !releasing, handle.cancellableWhileQueued, Task.isCancelled {
+  ) async -> Result<Value, any Error>? {
+    if !releasing, let handle, handle.cancellableWhileQueued, Task.isCancelled {
       // A hook's request reached by a draining task that was cancelled: it
       // leaves unstarted (R3), so a hook that requests again from every
       // hook cannot keep a cancelled task draining forever.
       handle.complete(.failure(CancellationError()))
-      return
+      return nil
     }
     let queue = governor.queue
-    queue.setCurrent(handle.id)
+    queue.setCurrent(id)
     let chain = outer?.runningChain() ?? []
     let admission: HierarchyExclusion.Admission
     if chain.isEmpty {
@@ -136,9 +143,9 @@ enum Transaction {
       } catch {
         // Cancelled before admission: nothing ran, nothing changed (R3).
         queue.setCurrent(nil)
-        handle.complete(.failure(error))
+        handle?.complete(.failure(error))
         if releasing { await queue.release() }
-        return
+        return .failure(error)
       }
     } else if let nested = HierarchyExclusion.tryEnterNested(governor, adopting: adopting, chain: chain) {
       admission = nested
@@ -147,14 +154,16 @@ enum Transaction {
       // and dispatch it again when the chain's innermost transaction ends.
       queue.setCurrent(nil)
       if releasing { await queue.release() }
+      // Only a request made inside a transaction (which has a handle) has a chain.
+      let handle = handle.unsafelyUnwrapped
       chain[0].deferUntilEnd {
         await dispatch(
           body, on: governor, adopting: adopting, handle: handle,
           chain: TransactionContext.current?.runningChain() ?? [])
       }
-      return
+      return nil
     }
-    let context = TransactionContext(id: handle.id, governor: governor, outer: outer)
+    let context = TransactionContext(id: id, governor: governor, outer: outer)
     // The task is bound as the transaction's hooks see it: a body is the
     // runtime's own code, which passes the engine context explicitly, and
     // every hook it delivers with it needs no binding (nor a read of the
@@ -166,11 +175,12 @@ enum Transaction {
     }
     HierarchyExclusion.leave(admission)
     let deferred = context.takeDeferred()
-    handle.complete(result)
-    queue.setCurrent(nil)
+    handle?.complete(result)
+    // Releasing the queue also clears its current transaction.
+    if !releasing || !deferred.isEmpty { queue.setCurrent(nil) }
     if deferred.isEmpty {
       if releasing { await queue.release() }
-      return
+      return result
     }
     // Counted from before the release: a tree must not look idle while a
     // request it deferred is about to take a queue.
@@ -178,6 +188,7 @@ enum Transaction {
     if releasing { await queue.release() }
     for dispatch in deferred { await dispatch() }
     IdleWaiters.endDispatchingDeferred()
+    return result
   }
 }
 

@@ -28,7 +28,6 @@ final class TransactionContext: Sendable {
   /// request that started this one), if any.
   let outer: TransactionContext?
   let role: Role
-  private let deferred: DeferredRequests
   /// The same transaction as seen from inside its hooks, made once with the
   /// transaction; nil on that twin itself.
   private let hookTwin: TransactionContext?
@@ -36,33 +35,30 @@ final class TransactionContext: Sendable {
   /// runs as the body (most transactions never do).
   private let bodyTwin = Atomic<Unmanaged<TransactionContext>?>(nil)
 
-  final class DeferredRequests: Sendable {
-    let list = Locked<[@Sendable () async -> Void]>([])
-  }
+  /// On the hook twin: the requests deferred until the transaction ends
+  /// (``deferUntilEnd(_:)``), newest first. Most transactions defer none and
+  /// pay for no lock and no allocation.
+  private let deferred = DeferredStack()
 
   @TaskLocal static var current: TransactionContext?
 
   /// A new transaction's engine context (and its hook twin).
   init(id: TransactionID, governor: Governor, outer: TransactionContext?) {
-    let deferred = DeferredRequests()
     self.id = id
     self.governor = governor
     self.outer = outer
     self.role = .engine
-    self.deferred = deferred
-    self.hookTwin = TransactionContext(
-      twinOf: id, role: .hook, governor: governor, outer: outer, deferred: deferred, hookTwin: nil)
+    self.hookTwin = TransactionContext(twinOf: id, role: .hook, governor: governor, outer: outer, hookTwin: nil)
   }
 
   private init(
     twinOf id: TransactionID, role: Role, governor: Governor, outer: TransactionContext?,
-    deferred: DeferredRequests, hookTwin: TransactionContext?
+    hookTwin: TransactionContext?
   ) {
     self.id = id
     self.governor = governor
     self.outer = outer
     self.role = role
-    self.deferred = deferred
     self.hookTwin = hookTwin
   }
 
@@ -90,7 +86,7 @@ final class TransactionContext: Sendable {
     if let twin = bodyTwin.load(ordering: .acquiring) { return twin.takeUnretainedValue() }
     let made = Unmanaged.passRetained(
       TransactionContext(
-        twinOf: id, role: .body, governor: governor, outer: outer, deferred: deferred, hookTwin: hookTwin))
+        twinOf: id, role: .body, governor: governor, outer: outer, hookTwin: hookTwin))
     let (exchanged, existing) = bodyTwin.compareExchange(
       expected: nil, desired: made, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
     if exchanged { return made.takeUnretainedValue() }
@@ -127,14 +123,11 @@ final class TransactionContext: Sendable {
   /// Queues a request to be dispatched once this transaction has released its
   /// queue (a nested request to an ancestor's container, R2).
   func deferUntilEnd(_ dispatch: @escaping @Sendable () async -> Void) {
-    deferred.list.withLock { $0.append(dispatch) }
+    enteringHook().deferred.push(dispatch)
   }
 
   func takeDeferred() -> [@Sendable () async -> Void] {
-    deferred.list.withLock { list in
-      defer { list.removeAll() }
-      return list
-    }
+    enteringHook().deferred.takeAll()
   }
 
   /// Runs `body` with this context as the task's current transaction, marked
@@ -165,5 +158,49 @@ final class TransactionContext: Sendable {
     let asBody = asBody()
     if TransactionContext.current === asBody { return try await body() }
     return try await TransactionContext.$current.withValue(asBody) { try await body() }
+  }
+}
+
+/// A lock-free stack of deferred requests: pushed from any task, taken all at
+/// once. Each node is owned by the stack (retained once) until taken.
+final class DeferredStack: Sendable {
+  typealias Request = @Sendable () async -> Void
+
+  private final class Node: Sendable {
+    let request: Request
+    let next: Unmanaged<Node>?
+    init(_ request: @escaping Request, next: Unmanaged<Node>?) {
+      self.request = request
+      self.next = next
+    }
+  }
+
+  private let top = Atomic<Unmanaged<Node>?>(nil)
+
+  deinit { _ = takeAll() }
+
+  func push(_ request: @escaping Request) {
+    var expected = top.load(ordering: .acquiring)
+    while true {
+      let node = Unmanaged.passRetained(Node(request, next: expected))
+      let (exchanged, current) = top.compareExchange(
+        expected: expected, desired: node, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+      if exchanged { return }
+      node.release()
+      expected = current
+    }
+  }
+
+  /// Everything pushed so far, oldest first; the stack is empty afterwards.
+  func takeAll() -> [Request] {
+    guard var next = top.exchange(nil, ordering: .acquiringAndReleasing) else { return [] }
+    var requests: [Request] = []
+    while true {
+      let node = next.takeRetainedValue()
+      requests.append(node.request)
+      guard let below = node.next else { break }
+      next = below
+    }
+    return requests.reversed()
   }
 }

@@ -29,25 +29,42 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
     var nextWaiter = 0
     var cancelledWaiters: Set<Int> = []
   }
-  private let state = Locked(State())
+  /// The outcome of a handle made complete (most requests: every one made
+  /// from outside a transaction); it has no lock.
+  private let settled: Result<Value, any Error>?
+  /// A pending handle's state; nil on one made complete.
+  private let state: Locked<State>?
 
+  /// A pending handle, completed later with ``complete(_:)``.
   init(id: TransactionID, queuedBehind: [TransactionID], cancellableWhileQueued: Bool = false) {
     self.id = id
     self.queuedBehind = queuedBehind
     self.cancellableWhileQueued = cancellableWhileQueued
+    self.settled = nil
+    self.state = Locked(State())
   }
 
+  private init(id: TransactionID, settled: Result<Value, any Error>) {
+    self.id = id
+    self.queuedBehind = []
+    self.cancellableWhileQueued = false
+    self.settled = settled
+    self.state = nil
+  }
+
+  /// A handle made complete with `result`.
   static func completed(id: TransactionID, _ result: Result<Value, any Error>) -> TransactionHandle {
-    let handle = TransactionHandle(id: id, queuedBehind: [])
-    handle.complete(result)
-    return handle
+    TransactionHandle(id: id, settled: result)
   }
 
   /// Whether the request has finished (successfully or not).
-  public var isComplete: Bool { state.withLock { $0.result != nil } }
+  public var isComplete: Bool { result != nil }
 
   /// The outcome, if finished.
-  public var result: Result<Value, any Error>? { state.withLock { $0.result } }
+  public var result: Result<Value, any Error>? {
+    guard let state else { return settled }
+    return state.withLock { $0.result }
+  }
 
   /// Waits for the outcome and returns it, or throws its error.
   ///
@@ -73,13 +90,15 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
   }
 
   private func wait(cancellable: Bool) async -> Result<Value, any Error> {
+    // A handle without state was made complete.
+    guard let state else { return settled.unsafelyUnwrapped }
     let id = state.withLock { state -> Int in
       state.nextWaiter += 1
       return state.nextWaiter
     }
     let body = {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, any Error>, Never>) in
-        let ready = self.state.withLock { state -> Result<Value, any Error>? in
+        let ready = state.withLock { state -> Result<Value, any Error>? in
           if let result = state.result { return result }
           if state.cancelledWaiters.remove(id) != nil { return .failure(CancellationError()) }
           state.waiters[id] = continuation
@@ -101,7 +120,9 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
     }
   }
 
+  /// Completes a pending handle (a handle made complete ignores it).
   func complete(_ result: Result<Value, any Error>) {
+    guard let state else { return }
     let waiters = state.withLock { state -> [UnsafeContinuation<Result<Value, any Error>, Never>] in
       guard state.result == nil else { return [] }
       state.result = result
