@@ -87,9 +87,9 @@ extension ViewController {
         var appearing: [ControllerID] = []
         for isAppearing in [false, true] {
           for child in node._children where net[ObjectIdentifier(child)] == isAppearing {
-            let before = pass.entries.count
-            pass._begin(AppearancePass._forwardingTargets(from: child), isAppearing: isAppearing)
-            guard pass.entries.count > before else { continue }
+            let before = pass.beganCount
+            pass._beginForwarding(from: child, isAppearing: isAppearing)
+            guard pass.beganCount > before else { continue }
             if isAppearing { appearing.append(child.node.id) } else { disappearing.append(child.node.id) }
           }
         }

@@ -11,18 +11,26 @@ struct AppearancePass: Sendable {
     /// witness call and its retain and release.
     let node: ControllerNode
     let isAppearing: Bool
+    /// What its begin decided: the will-hook, or a diagnostic only.
+    let willEffects: AppearanceMachine.Effects
+    /// Whether its transition began (it has a will-hook, and its did-hook
+    /// comes with ``deliverDid(in:)``); false for a diagnostic only.
+    let began: Bool
   }
 
-  /// The controllers that received a will-hook, in delivery order.
-  private(set) var entries: [Entry] = []
-  private var willEffects: [(controller: any ViewController, effects: [AppearanceMachine.Effect])] = []
+  /// Every controller whose begin decided something, in delivery order: one
+  /// array for the will-hooks and the did-hooks.
+  private var steps: [Entry] = []
   let animated: Bool
-  /// The link domain of every entry and its generation when they were
+  /// The link domain of every begun entry and its generation when they were
   /// begun; nil while there are none, or if they came from several domains.
   private var domain: (index: Int, generation: UInt)?
   private var severalDomains = false
 
   init(animated: Bool) { self.animated = animated }
+
+  /// How many controllers' transitions began.
+  var beganCount: Int { steps.count(where: \.began) }
 
   /// Runs `body` with the link domains of every entry held: in O(1) if
   /// nothing left their domain since they were begun (the common case: a
@@ -32,40 +40,55 @@ struct AppearancePass: Sendable {
     if let domain, let result = try TreeLock.withLock(domain: domain.index, ifGeneration: domain.generation, body) {
       return result
     }
-    return try TreeLock.withLock(each: entries, { $0.node.linkDomain }, body)
+    return try TreeLock.withLock(each: steps.filter(\.began), { $0.node.linkDomain }, body)
   }
 
   /// Under the link lock: begins the transition of each controller, keeping
   /// those whose state changes. `automatic` passes skip controllers already
   /// in (or heading to) the target state, silently.
   mutating func _begin(_ controllers: [any ViewController], isAppearing: Bool, automatic: Bool = true) {
-    for controller in controllers {
-      let effects = controller.node._appearance.begin(
-        isAppearing: isAppearing, animated: animated, automatic: automatic)
-      guard !effects.isEmpty else { continue }
-      let begun = effects.contains { $0 == .willAppear || $0 == .willDisappear }
-      if begun {
-        let node = controller.node
-        entries.append(Entry(controller: controller, node: node, isAppearing: isAppearing))
-        let index = node.linkDomain
-        if domain == nil, !severalDomains {
-          domain = (index, TreeLock.domains.generation(index))
-        } else if let domain, domain.index != index {
-          self.domain = nil
-          severalDomains = true
-        }
-      }
-      willEffects.append((controller, effects))
+    for controller in controllers { _begin(controller, isAppearing: isAppearing, automatic: automatic) }
+  }
+
+  /// Under the link lock: ``_begin(_:isAppearing:automatic:)`` for
+  /// `_forwardingTargets(from: controller)`, without building that list.
+  mutating func _beginForwarding(from controller: any ViewController, isAppearing: Bool) {
+    _begin(controller, isAppearing: isAppearing, automatic: true)
+    var stack: [any ViewController] = []
+    AppearancePass._pushForwardedChildren(of: controller, onto: &stack)
+    while let next = stack.popLast() {
+      _begin(next, isAppearing: isAppearing, automatic: true)
+      AppearancePass._pushForwardedChildren(of: next, onto: &stack)
     }
   }
 
-  var isEmpty: Bool { entries.isEmpty }
+  /// Under the link lock: ``_begin(_:isAppearing:automatic:)`` for one controller.
+  mutating func _begin(_ controller: any ViewController, isAppearing: Bool, automatic: Bool = true) {
+    let node = controller.node
+    let effects = node._appearance.begin(isAppearing: isAppearing, animated: animated, automatic: automatic)
+    guard !effects.isEmpty else { return }
+    let began = effects.contains { $0 == .willAppear || $0 == .willDisappear }
+    // Most passes have two steps (one view leaves, one arrives): one allocation.
+    if steps.isEmpty { steps.reserveCapacity(2) }
+    steps.append(
+      Entry(controller: controller, node: node, isAppearing: isAppearing, willEffects: effects, began: began))
+    guard began else { return }
+    let index = node.linkDomain
+    if domain == nil, !severalDomains {
+      domain = (index, TreeLock.domains.generation(index))
+    } else if let domain, domain.index != index {
+      self.domain = nil
+      severalDomains = true
+    }
+  }
+
+  var isEmpty: Bool { !steps.contains(where: \.began) }
 
   /// Delivers every will-hook (and any diagnostic), in order.
   nonisolated(nonsending) func deliverWill(in context: TransactionContext?) async {
     await AppearancePass.asHooks(of: context) {
-      for (controller, effects) in willEffects {
-        await controller.perform(effects, animated: animated, in: context)
+      for step in steps {
+        await step.controller.perform(step.willEffects, animated: animated, in: context)
       }
     }
   }
@@ -73,12 +96,13 @@ struct AppearancePass: Sendable {
   /// The views are installed: delivers `viewIsAppearing` to each appearing
   /// controller that has not had it in this appearance (A2).
   nonisolated(nonsending) func deliverIsAppearing(in context: TransactionContext?) async {
+    guard steps.contains(where: { $0.began && $0.isAppearing }) else { return }
     let effects = withLinks {
-      entries.map { $0.isAppearing ? $0.node._appearance.viewInstalled() : [] }
+      steps.map { $0.began && $0.isAppearing ? $0.node._appearance.viewInstalled() : .none }
     }
     await AppearancePass.asHooks(of: context) {
-      for (entry, effects) in zip(entries, effects) where !effects.isEmpty {
-        await entry.controller.perform(effects, animated: animated, in: context)
+      for (step, effects) in zip(steps, effects) where !effects.isEmpty {
+        await step.controller.perform(effects, animated: animated, in: context)
       }
     }
   }
@@ -88,20 +112,21 @@ struct AppearancePass: Sendable {
   /// machine says (A3). Clears `isMovingToParent`/`isMovingFromParent`
   /// flags that this appearance was carrying.
   nonisolated(nonsending) func deliverDid(in context: TransactionContext?) async {
+    guard !isEmpty else { return }
     let effects = withLinks {
-      entries.map { $0.node._appearance.end() }
+      steps.map { $0.began ? $0.node._appearance.end() : .none }
     }
     await AppearancePass.asHooks(of: context) {
-      for (entry, effects) in zip(entries, effects) {
-        await entry.controller.perform(effects, animated: animated, in: context)
+      for (step, effects) in zip(steps, effects) where step.began {
+        await step.controller.perform(effects, animated: animated, in: context)
       }
     }
     withLinks {
-      for entry in entries {
-        if entry.isAppearing {
-          entry.node._isMovingToParent = false
+      for step in steps where step.began {
+        if step.isAppearing {
+          step.node._isMovingToParent = false
         } else {
-          entry.node._isMovingFromParent = false
+          step.node._isMovingFromParent = false
         }
       }
     }

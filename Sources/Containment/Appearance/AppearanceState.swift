@@ -75,6 +75,59 @@ struct AppearanceMachine: Sendable {
     case unbalanced(UnbalancedAppearanceTransition)
   }
 
+  /// What one decision returns, in order: at most two effects, kept inline
+  /// (a decision is taken for every controller of every appearance change;
+  /// an array would cost each one an allocation).
+  struct Effects: Sendable, Hashable, Sequence {
+    private var first: Effect?
+    private var second: Effect?
+
+    static let none = Effects()
+    private init() {}
+    init(_ effect: Effect) { first = effect }
+    init(_ effect: Effect, then next: Effect) {
+      first = effect
+      second = next
+    }
+
+    var isEmpty: Bool { first == nil }
+
+    /// The effects that satisfy `isIncluded`, in order.
+    func only(_ isIncluded: (Effect) -> Bool) -> Effects {
+      var result = Effects()
+      for effect in self where isIncluded(effect) { result.append(effect) }
+      return result
+    }
+
+    /// `self` followed by `effect`; at most two effects are ever decided at once.
+    func followed(by effect: Effect) -> Effects {
+      var result = self
+      result.append(effect)
+      return result
+    }
+
+    private mutating func append(_ effect: Effect) {
+      if first == nil {
+        first = effect
+      } else {
+        precondition(second == nil, "an appearance decision has at most two effects")
+        second = effect
+      }
+    }
+
+    func makeIterator() -> Iterator { Iterator(remaining: self) }
+
+    struct Iterator: IteratorProtocol {
+      var remaining: Effects
+      mutating func next() -> Effect? {
+        guard let effect = remaining.first else { return nil }
+        remaining.first = remaining.second
+        remaining.second = nil
+        return effect
+      }
+    }
+  }
+
   private(set) var state: AppearanceState = .disappeared
   private(set) var level = 0
   /// The `animated` flag of the transition under way (did-hooks reuse it).
@@ -85,7 +138,7 @@ struct AppearanceMachine: Sendable {
   ///
   /// `automatic` marks the runtime's own forwarding: toward the state the
   /// controller is already in it does nothing and reports nothing.
-  mutating func begin(isAppearing: Bool, animated: Bool = false, automatic: Bool = false) -> [Effect] {
+  mutating func begin(isAppearing: Bool, animated: Bool = false, automatic: Bool = false) -> Effects {
     defer { if level > 0 { self.animated = animated } }
     switch (state, isAppearing) {
     case (.disappeared, true), (.disappearing, true):
@@ -93,26 +146,26 @@ struct AppearanceMachine: Sendable {
       if state == .disappeared { level = 1 }
       state = .appearing
       isAppearingDelivered = false
-      return [.willAppear]
+      return Effects(.willAppear)
     case (.appeared, false), (.appearing, false):
       if state == .appeared { level = 1 }
       state = .disappearing
-      return [.willDisappear]
+      return Effects(.willDisappear)
     case (.appearing, true), (.disappearing, false):
-      if automatic { return [] }
+      if automatic { return .none }
       level += 1
-      return [.unbalanced(.nestedBegin(isAppearing: isAppearing))]
+      return Effects(.unbalanced(.nestedBegin(isAppearing: isAppearing)))
     case (.appeared, true), (.disappeared, false):
-      return automatic ? [] : [.unbalanced(.alreadyInState(state))]
+      return automatic ? .none : Effects(.unbalanced(.alreadyInState(state)))
     }
   }
 
   /// The view is now in the hierarchy: deliver `viewIsAppearing` once, if an
   /// appearance is under way and has not had it.
-  mutating func viewInstalled() -> [Effect] {
-    guard state == .appearing, !isAppearingDelivered else { return [] }
+  mutating func viewInstalled() -> Effects {
+    guard state == .appearing, !isAppearingDelivered else { return .none }
     isAppearingDelivered = true
-    return [.isAppearing]
+    return Effects(.isAppearing)
   }
 
   /// The window showing the controller was released: at rest and not
@@ -125,20 +178,20 @@ struct AppearanceMachine: Sendable {
   }
 
   /// `endAppearanceTransition()`: the did-hook fires when the level returns to zero.
-  mutating func end() -> [Effect] {
-    guard level > 0 else { return [.unbalanced(.endWithoutBegin)] }
+  mutating func end() -> Effects {
+    guard level > 0 else { return Effects(.unbalanced(.endWithoutBegin)) }
     level -= 1
-    guard level == 0 else { return [] }
+    guard level == 0 else { return .none }
     switch state {
     case .appearing:
       let installed = viewInstalled()
       state = .appeared
-      return installed + [.didAppear]
+      return installed.followed(by: .didAppear)
     case .disappearing:
       state = .disappeared
-      return [.didDisappear]
+      return Effects(.didDisappear)
     case .appeared, .disappeared:
-      return []
+      return .none
     }
   }
 }

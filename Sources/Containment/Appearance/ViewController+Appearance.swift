@@ -30,7 +30,7 @@ extension ViewController {
     let refusal = TreeLock.withLock(node) { () -> IgnoredCall? in
       if node._isTornDown, context?.isBody != true { return .tornDown }
       if isAppearing, node._parent == nil, node._window == nil { return .appearingWithoutWindow }
-      pass._begin([self], isAppearing: isAppearing, automatic: false)
+      pass._begin(self, isAppearing: isAppearing, automatic: false)
       if !pass.isEmpty {
         pass._begin(AppearancePass._forwardingDescendants(of: self), isAppearing: isAppearing)
       }
@@ -53,7 +53,7 @@ extension ViewController {
   /// change, and reported as `callIgnored(.tornDown)` (§8).
   public nonisolated func endAppearanceTransition() async {
     let context = TransactionContext.current?.innermostRunning
-    typealias Step = (controller: any ViewController, effects: [AppearanceMachine.Effect], animated: Bool)
+    typealias Step = (controller: any ViewController, effects: AppearanceMachine.Effects, animated: Bool)
     let plan = TreeLock.withLock(node) { () -> [Step]? in
       if node._isTornDown, context?.isBody != true { return nil }
       let animated = node._appearance.animated
@@ -73,10 +73,10 @@ extension ViewController {
     }
     // viewIsAppearing for everyone first, then the did-hooks, in order (A1, A2).
     for step in plan {
-      await step.controller.perform(step.effects.filter { $0 == .isAppearing }, animated: step.animated, in: context)
+      await step.controller.perform(step.effects.only { $0 == .isAppearing }, animated: step.animated, in: context)
     }
     for step in plan {
-      await step.controller.perform(step.effects.filter { $0 != .isAppearing }, animated: step.animated, in: context)
+      await step.controller.perform(step.effects.only { $0 != .isAppearing }, animated: step.animated, in: context)
     }
   }
 }

@@ -28,19 +28,21 @@ public struct ChildPlacement: Sendable, Hashable {
     return Rect(x: x, y: y, width: width, height: height)
   }
 
-  /// The constraints pinning `item` inside `container` (its superview).
-  func constraints(item: ObjectIdentifier, container: ObjectIdentifier) -> [LayoutConstraint<ObjectIdentifier>] {
-    var constraints = [
-      LayoutConstraint(item: item, attribute: .left, relatedItem: container, constant: insets.left),
-      LayoutConstraint(item: item, attribute: .top, relatedItem: container, constant: insets.top),
-      LayoutConstraint(item: item, attribute: .bottom, relatedItem: container, constant: -insets.bottom),
-    ]
+  /// Appends the constraints pinning `item` inside `container` (its
+  /// superview) to `constraints` (the container view's own list: no
+  /// temporary array).
+  func appendConstraints(
+    item: ObjectIdentifier, container: ObjectIdentifier, to constraints: inout [LayoutConstraint<ObjectIdentifier>]
+  ) {
+    constraints.append(LayoutConstraint(item: item, attribute: .left, relatedItem: container, constant: insets.left))
+    constraints.append(LayoutConstraint(item: item, attribute: .top, relatedItem: container, constant: insets.top))
+    constraints.append(
+      LayoutConstraint(item: item, attribute: .bottom, relatedItem: container, constant: -insets.bottom))
     if let width {
       constraints.append(LayoutConstraint(item: item, attribute: .width, constant: width))
     } else {
       constraints.append(
         LayoutConstraint(item: item, attribute: .right, relatedItem: container, constant: -insets.right))
     }
-    return constraints
   }
 }

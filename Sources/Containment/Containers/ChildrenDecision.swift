@@ -10,8 +10,10 @@ struct ChildrenDecision {
   let removed: [any ViewController]
   /// Children that join, in their new order.
   let added: [any ViewController]
-  private let removedIdentities: Set<ObjectIdentifier>
-  private let addedIdentities: Set<ObjectIdentifier>
+  /// For more than a few controllers: their identities, hashed. A few (a
+  /// push or a pop: one) are searched instead: no allocation.
+  private let removedIdentities: Set<ObjectIdentifier>?
+  private let addedIdentities: Set<ObjectIdentifier>?
   /// Whether `new` lists as many distinct controllers as entries.
   let newIsDistinct: Bool
 
@@ -27,8 +29,8 @@ struct ChildrenDecision {
     let added = newTail.filter { !$0.node._hasParent(container) }
     self.removed = removed
     self.added = added
-    self.removedIdentities = Set(removed.lazy.map { ObjectIdentifier($0) })
-    self.addedIdentities = Set(added.lazy.map { ObjectIdentifier($0) })
+    self.removedIdentities = Self.identities(removed)
+    self.addedIdentities = Self.identities(added)
     self.newIsDistinct =
       newTailIdentities.count == newTail.count && old.count - removed.count + added.count == new.count
   }
@@ -46,19 +48,28 @@ struct ChildrenDecision {
       added = []
       newIsDistinct = true
     }
-    removedIdentities = Set(removed.lazy.map { ObjectIdentifier($0) })
-    addedIdentities = Set(added.lazy.map { ObjectIdentifier($0) })
+    removedIdentities = Self.identities(removed)
+    addedIdentities = Self.identities(added)
+  }
+
+  private static func identities(_ controllers: [any ViewController]) -> Set<ObjectIdentifier>? {
+    controllers.count > 8 ? Set(controllers.lazy.map { ObjectIdentifier($0) }) : nil
+  }
+
+  private static func contains(
+    _ controller: any ViewController, in controllers: [any ViewController], _ identities: Set<ObjectIdentifier>?
+  ) -> Bool {
+    identities?.contains(ObjectIdentifier(controller)) ?? controllers.contains { $0 === controller }
   }
 
   /// Whether `controller` is a child after the change.
   func isChildAfter(_ controller: any ViewController, of container: any ViewController) -> Bool {
-    let identity = ObjectIdentifier(controller)
-    if addedIdentities.contains(identity) { return true }
-    return controller.node._hasParent(container) && !removedIdentities.contains(identity)
+    if Self.contains(controller, in: added, addedIdentities) { return true }
+    return controller.node._hasParent(container) && !Self.contains(controller, in: removed, removedIdentities)
   }
 
   /// Whether `controller` was a child before the change (it is not joining).
   func wasChildBefore(_ controller: any ViewController) -> Bool {
-    !addedIdentities.contains(ObjectIdentifier(controller))
+    !Self.contains(controller, in: added, addedIdentities)
   }
 }

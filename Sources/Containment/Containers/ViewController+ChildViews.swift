@@ -32,7 +32,7 @@ extension ViewController {
     guard let view = node._view, let childView = child.node._view, childView._hasSuperview(view) else { return }
     let item = ObjectIdentifier(childView)
     view._constraints.removeAll { $0.item == item }
-    view._constraints.append(contentsOf: placement.constraints(item: item, container: ObjectIdentifier(view)))
+    placement.appendConstraints(item: item, container: ObjectIdentifier(view), to: &view._constraints)
     childView._frame = placement.frame(in: Rect(x: 0, y: 0, width: view._frame.width, height: view._frame.height))
   }
 

@@ -106,7 +106,7 @@ extension ViewController {
       }
       if onScreen {
         for controller in hidden {
-          pass._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: false)
+          pass._beginForwarding(from: controller, isAppearing: false)
         }
       }
       var viewsChange = !hidden.isEmpty
@@ -118,7 +118,7 @@ extension ViewController {
           // A child that was already there is revealed below the views that leave.
           let revealed = decision.wasChildBefore(controller)
           _install(controller, shown.placement, below: revealed ? hidden.first : nil)
-          if onScreen { pass._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: true) }
+          if onScreen { pass._beginForwarding(from: controller, isAppearing: true) }
           viewsChange = true
         }
       }

@@ -60,7 +60,7 @@ extension ViewController {
 
   /// Performs the effects an appearance decision returned: hooks and diagnostics, in order.
   nonisolated(nonsending) func perform(
-    _ effects: [AppearanceMachine.Effect], animated: Bool, in context: TransactionContext?
+    _ effects: AppearanceMachine.Effects, animated: Bool, in context: TransactionContext?
   ) async {
     for effect in effects {
       if case .unbalanced(let reason) = effect {

@@ -86,7 +86,7 @@ extension ViewController {
     let (environment, onScreen) = TreeLock.withLock(node) { () -> (ContainmentEnvironment, Bool) in
       node._isBeingDismissed = true
       let onScreen = node._view?._window() != nil
-      if onScreen { start._begin(AppearancePass._forwardingTargets(from: self), isAppearing: false) }
+      if onScreen { start._beginForwarding(from: self, isAppearing: false) }
       return (node._resolvedEnvironment(), onScreen)
     }
     await start.deliverWill(in: context)
@@ -117,7 +117,7 @@ extension ViewController {
     var back = AppearancePass(animated: true)
     TreeLock.withLock(node) {
       node._isBeingDismissed = false
-      if onScreen { back._begin(AppearancePass._forwardingTargets(from: self), isAppearing: true) }
+      if onScreen { back._beginForwarding(from: self, isAppearing: true) }
     }
     await back.deliverWill(in: context)
     // The reversal shares the start's nesting level: ending it delivers the

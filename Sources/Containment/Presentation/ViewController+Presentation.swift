@@ -140,7 +140,7 @@ extension ViewController {
       if let layer { hiding._begin(AppearancePass._forwardingTargets(in: layer), isAppearing: false) }
       view._frame = style.frame(in: window.rootView._frame)
       window.rootView._link(view)
-      appearing._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: true)
+      appearing._beginForwarding(from: controller, isAppearing: true)
       return (layer, node._resolvedEnvironment())
     }
     await hiding.deliverWill(in: context)
@@ -191,7 +191,7 @@ extension ViewController {
       let window = top.node._view?._window()
       top.node._isBeingDismissed = true
       if let view = top.node._view, view._window() != nil {
-        leaving._begin(AppearancePass._forwardingTargets(from: top), isAppearing: false)
+        leaving._beginForwarding(from: top, isAppearing: false)
       }
       var layer: View?
       // The top may be off screen itself (a `.fullScreen` presentation from

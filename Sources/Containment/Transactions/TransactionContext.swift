@@ -163,7 +163,7 @@ final class TransactionContext: Sendable {
 
 /// A lock-free stack of deferred requests: pushed from any task, taken all at
 /// once. Each node is owned by the stack (retained once) until taken.
-final class DeferredStack: Sendable {
+struct DeferredStack: ~Copyable, Sendable {
   typealias Request = @Sendable () async -> Void
 
   private final class Node: Sendable {
@@ -176,6 +176,8 @@ final class DeferredStack: Sendable {
   }
 
   private let top = Atomic<Unmanaged<Node>?>(nil)
+
+  init() {}
 
   deinit { _ = takeAll() }
 

@@ -65,8 +65,8 @@ extension ViewController {
       let index = superview._subviews.firstIndex { $0 === fromView }.map { $0 + 1 }
       superview._link(toView, at: index)
       if shouldAutomaticallyForwardAppearanceMethods, fromView._window() != nil {
-        pass._begin(AppearancePass._forwardingTargets(from: from), isAppearing: false)
-        pass._begin(AppearancePass._forwardingTargets(from: to), isAppearing: true)
+        pass._beginForwarding(from: from, isAppearing: false)
+        pass._beginForwarding(from: to, isAppearing: true)
       }
       return node._resolvedEnvironment()
     }

@@ -175,7 +175,7 @@ public final class Window: @unchecked Sendable {
         // Presentations over the tree leave with it, top layer first (§10).
         let layers = rootView._subviews.reversed().compactMap { $0._owner }.filter { $0.node._presenting != nil }
         for presented in layers {
-          pass._begin(AppearancePass._forwardingTargets(from: presented), isAppearing: false)
+          pass._beginForwarding(from: presented, isAppearing: false)
           presented.node._view?._unlink()
         }
         var all: [any ViewController] = []

@@ -76,11 +76,11 @@ extension NavigationController {
       // gesture sets it back.
       popping.node._isMovingFromParent = true
       if onScreen, _isInstalled(popping) {
-        start._begin(AppearancePass._forwardingTargets(from: popping), isAppearing: false)
+        start._beginForwarding(from: popping, isAppearing: false)
       }
       if revealing.node._view != nil {
         _install(revealing, _contentPlacement(), below: popping)
-        if onScreen { start._begin(AppearancePass._forwardingTargets(from: revealing), isAppearing: true) }
+        if onScreen { start._beginForwarding(from: revealing, isAppearing: true) }
       }
       return (environment, onScreen)
     }
@@ -137,7 +137,7 @@ extension NavigationController {
   ) async {
     var back = AppearancePass(animated: true)
     TreeLock.withLock(node) {
-      if onScreen { back._begin(AppearancePass._forwardingTargets(from: revealing), isAppearing: false) }
+      if onScreen { back._beginForwarding(from: revealing, isAppearing: false) }
     }
     await back.deliverWill(in: context)
     TreeLock.withLock(node) { if _isInstalled(revealing) { _uninstall(revealing) } }
@@ -145,7 +145,7 @@ extension NavigationController {
     var again = AppearancePass(animated: true)
     TreeLock.withLock(node) {
       if onScreen, _isInstalled(popping) {
-        again._begin(AppearancePass._forwardingTargets(from: popping), isAppearing: true)
+        again._beginForwarding(from: popping, isAppearing: true)
       }
     }
     await again.deliverAll(in: context)

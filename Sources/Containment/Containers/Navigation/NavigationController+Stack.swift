@@ -204,7 +204,7 @@ extension NavigationController {
     TreeLock.withLock(node) {
       guard let view = node._view, node._children.last === top, !_isInstalled(top) else { return }
       _install(top, _contentPlacement())
-      if view._window() != nil { pass._begin(AppearancePass._forwardingTargets(from: top), isAppearing: true) }
+      if view._window() != nil { pass._beginForwarding(from: top, isAppearing: true) }
     }
     await pass.deliverAll(in: context)
   }

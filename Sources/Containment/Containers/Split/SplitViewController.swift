@@ -239,7 +239,7 @@ public actor SplitViewController: ViewController {
       }
       if onScreen {
         for controller in leaving {
-          pass._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: false)
+          pass._beginForwarding(from: controller, isAppearing: false)
         }
       }
       for controller in desired {
@@ -248,7 +248,7 @@ public actor SplitViewController: ViewController {
           _pin(controller, placement)
         } else {
           _install(controller, placement)
-          if onScreen { pass._begin(AppearancePass._forwardingTargets(from: controller), isAppearing: true) }
+          if onScreen { pass._beginForwarding(from: controller, isAppearing: true) }
         }
       }
       state._value.isCollapsed = reading.compact
