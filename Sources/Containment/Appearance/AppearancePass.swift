@@ -16,6 +16,9 @@ struct AppearancePass: Sendable {
     /// Whether its transition began (it has a will-hook, and its did-hook
     /// comes with ``deliverDid(in:)``); false for a diagnostic only.
     let began: Bool
+    /// What its machine decided last, for the hooks delivered after the
+    /// lock is released (kept here, in place: no list per decision).
+    var decided = AppearanceMachine.Effects.none
   }
 
   /// Every controller whose begin decided something, in delivery order: one
@@ -41,6 +44,24 @@ struct AppearancePass: Sendable {
       return result
     }
     return try TreeLock.withLock(each: steps.filter(\.began), { $0.node.linkDomain }, body)
+  }
+
+  /// Runs `update` on every step with the link domains of every entry held
+  /// (as ``withLinks(_:)``).
+  private mutating func updateSteps(_ update: (inout Entry) -> Void) {
+    if let domain,
+      TreeLock.withLock(
+        domain: domain.index, ifGeneration: domain.generation,
+        { () -> Void in
+          for index in steps.indices { update(&steps[index]) }
+        }) != nil
+    {
+      return
+    }
+    let nodes = steps.filter(\.began).map(\.node)
+    TreeLock.withLock(each: nodes, \.linkDomain) {
+      for index in steps.indices { update(&steps[index]) }
+    }
   }
 
   /// Under the link lock: begins the transition of each controller, keeping
@@ -95,14 +116,14 @@ struct AppearancePass: Sendable {
 
   /// The views are installed: delivers `viewIsAppearing` to each appearing
   /// controller that has not had it in this appearance (A2).
-  nonisolated(nonsending) func deliverIsAppearing(in context: TransactionContext?) async {
+  nonisolated(nonsending) mutating func deliverIsAppearing(in context: TransactionContext?) async {
     guard steps.contains(where: { $0.began && $0.isAppearing }) else { return }
-    let effects = withLinks {
-      steps.map { $0.began && $0.isAppearing ? $0.node._appearance.viewInstalled() : .none }
+    updateSteps { step in
+      step.decided = step.began && step.isAppearing ? step.node._appearance.viewInstalled() : .none
     }
     await AppearancePass.asHooks(of: context) {
-      for (step, effects) in zip(steps, effects) where !effects.isEmpty {
-        await step.controller.perform(effects, animated: animated, in: context)
+      for step in steps where !step.decided.isEmpty {
+        await step.controller.perform(step.decided, animated: animated, in: context)
       }
     }
   }
@@ -111,14 +132,14 @@ struct AppearancePass: Sendable {
   /// controller whose transition was reversed meanwhile gets what its state
   /// machine says (A3). Clears `isMovingToParent`/`isMovingFromParent`
   /// flags that this appearance was carrying.
-  nonisolated(nonsending) func deliverDid(in context: TransactionContext?) async {
+  nonisolated(nonsending) mutating func deliverDid(in context: TransactionContext?) async {
     guard !isEmpty else { return }
-    let effects = withLinks {
-      steps.map { $0.began ? $0.node._appearance.end() : .none }
+    updateSteps { step in
+      if step.began { step.decided = step.node._appearance.end() }
     }
     await AppearancePass.asHooks(of: context) {
-      for (step, effects) in zip(steps, effects) where step.began {
-        await step.controller.perform(effects, animated: animated, in: context)
+      for step in steps where step.began {
+        await step.controller.perform(step.decided, animated: animated, in: context)
       }
     }
     withLinks {
@@ -139,7 +160,7 @@ struct AppearancePass: Sendable {
   }
 
   /// Will, is-appearing and did, with nothing in between.
-  nonisolated(nonsending) func deliverAll(in context: TransactionContext?) async {
+  nonisolated(nonsending) mutating func deliverAll(in context: TransactionContext?) async {
     await deliverWill(in: context)
     await deliverIsAppearing(in: context)
     await deliverDid(in: context)
