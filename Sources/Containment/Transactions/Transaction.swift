@@ -41,7 +41,7 @@ enum Transaction {
       if FaultInjection.skipsQueue {
         let id = TransactionID.next()
         let context = TransactionContext(id: id, governor: governor, outer: nil)
-        let result = await TransactionContext.$current.withValue(context.enteringHook()) {
+        let result = await TransactionContext.$current.withValue(context) {
           await Result(catching: { try await body(context) })
         }
         if case .failure(let error) = result { throw error }
@@ -164,13 +164,13 @@ enum Transaction {
       return nil
     }
     let context = TransactionContext(id: id, governor: governor, outer: outer)
-    // The task is bound as the transaction's hooks see it: a body is the
-    // runtime's own code, which passes the engine context explicitly, and
-    // every hook it delivers with it needs no binding (nor a read of the
-    // binding). User code that runs as the body (a scope's closure,
-    // animations) is bound as the body twin
+    // The task is bound to the context, which bound means "inside one of its
+    // hooks": a body is the runtime's own code, which passes the context
+    // explicitly, and every hook it delivers with it needs no binding (nor
+    // a read of the binding). User code that runs as the body (a scope's
+    // closure, animations) is bound to a body context
     // (``TransactionContext/runAsBody(_:)``).
-    let result = await TransactionContext.$current.withValue(context.enteringHook()) {
+    let result = await TransactionContext.$current.withValue(context) {
       await Result(catching: { try await body(context) })
     }
     HierarchyExclusion.leave(admission)

@@ -6,18 +6,17 @@ import Synchronization
 /// queue (`isRunning`), so a stale copy in a task that outlives the
 /// transaction is ignored.
 final class TransactionContext: Sendable {
-  /// Which of a transaction's three views of itself a context is.
+  /// Which of a transaction's two views of itself a context is.
   enum Role {
-    /// What the runtime's own code runs with (a verb's body): its task is
-    /// bound as ``hook`` for the whole transaction, so hooks it delivers
-    /// need no binding of their own. Never bound as a task's current
-    /// transaction.
+    /// The transaction's own context. The runtime's code (a verb's body)
+    /// gets it explicitly; the transaction's task is bound to it for the
+    /// whole transaction, and bound to a task it means *inside one of the
+    /// transaction's hooks*: hooks the runtime delivers with it need no
+    /// binding of their own.
     case engine
     /// User code that runs as the transaction's body (a scope's closure,
     /// animations), and the runtime code such code calls.
     case body
-    /// Inside one of the transaction's hooks.
-    case hook
   }
 
   /// The transaction's id; every event it causes carries it.
@@ -28,71 +27,55 @@ final class TransactionContext: Sendable {
   /// request that started this one), if any.
   let outer: TransactionContext?
   let role: Role
-  /// The same transaction as seen from inside its hooks, made once with the
-  /// transaction; nil on that twin itself.
-  private let hookTwin: TransactionContext?
-  /// On the engine context: the body twin, made the first time user code
-  /// runs as the body (most transactions never do).
-  private let bodyTwin = Atomic<Unmanaged<TransactionContext>?>(nil)
+  /// On a body context: the transaction's own (engine) context.
+  private let engine: TransactionContext?
 
-  /// On the hook twin: the requests deferred until the transaction ends
-  /// (``deferUntilEnd(_:)``), newest first. Most transactions defer none and
-  /// pay for no lock and no allocation.
+  /// On the engine context: the requests deferred until the transaction
+  /// ends (``deferUntilEnd(_:)``). Most transactions defer none and pay for
+  /// no lock and no allocation.
   private let deferred = DeferredStack()
 
   @TaskLocal static var current: TransactionContext?
 
-  /// A new transaction's engine context (and its hook twin).
+  /// A new transaction's (engine) context.
   init(id: TransactionID, governor: Governor, outer: TransactionContext?) {
     self.id = id
     self.governor = governor
     self.outer = outer
     self.role = .engine
-    self.hookTwin = TransactionContext(twinOf: id, role: .hook, governor: governor, outer: outer, hookTwin: nil)
+    self.engine = nil
   }
 
-  private init(
-    twinOf id: TransactionID, role: Role, governor: Governor, outer: TransactionContext?,
-    hookTwin: TransactionContext?
-  ) {
-    self.id = id
-    self.governor = governor
-    self.outer = outer
-    self.role = role
-    self.hookTwin = hookTwin
+  /// A body context of `engine`'s transaction.
+  private init(bodyOf engine: TransactionContext) {
+    self.id = engine.id
+    self.governor = engine.governor
+    self.outer = engine.outer
+    self.role = .body
+    self.engine = engine
   }
 
-  deinit {
-    bodyTwin.load(ordering: .acquiring)?.release()
-  }
+  /// Read from a task's binding: true while one of the transaction's hooks
+  /// runs, so requests made then are *nested* requests (R2); false for its
+  /// body, whose requests are part of it.
+  var inHook: Bool { role == .engine }
 
-  /// True while one of the transaction's hooks runs: requests made then are
-  /// *nested* requests (R2); requests made by the transaction's own body
-  /// are part of it.
-  var inHook: Bool { role == .hook }
+  /// Read from a task's binding: whether the task runs the innermost running
+  /// transaction's body (not one of its hooks), so that a verb it validated
+  /// and started finishes.
+  var isBody: Bool { role == .body }
 
-  /// Whether `self` is the innermost running transaction's body (not one of
-  /// its hooks): the runtime finishing a verb it validated and started.
-  var isBody: Bool { role != .hook }
-
-  /// The same transaction, as seen from inside one of its hooks.
+  /// The same transaction, as seen from inside one of its hooks: its engine
+  /// context.
   func enteringHook() -> TransactionContext {
-    hookTwin ?? self
+    engine ?? self
   }
 
-  /// The same transaction, as user code running as its body sees it.
+  /// The same transaction, as user code running as its body sees it: a body
+  /// context, made for each stretch of user code the engine runs (scopes and
+  /// animations only; most transactions run none).
   private func asBody() -> TransactionContext {
-    guard role == .engine else { return self }
-    if let twin = bodyTwin.load(ordering: .acquiring) { return twin.takeUnretainedValue() }
-    let made = Unmanaged.passRetained(
-      TransactionContext(
-        twinOf: id, role: .body, governor: governor, outer: outer, hookTwin: hookTwin))
-    let (exchanged, existing) = bodyTwin.compareExchange(
-      expected: nil, desired: made, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-    if exchanged { return made.takeUnretainedValue() }
-    made.release()
-    // Non-nil: the exchange failed because another task stored it first.
-    return existing.unsafelyUnwrapped.takeUnretainedValue()
+    role == .body ? self : TransactionContext(bodyOf: self)
   }
 
   /// Whether this transaction still holds its queue.
@@ -146,9 +129,9 @@ final class TransactionContext: Sendable {
   }
 
   /// Runs user code that is part of this transaction's body (a scope's
-  /// closure, a transition's animations) with the task bound as the body
-  /// twin: requests it makes to this transaction's own queue run inline
-  /// (rule 2 of ``Transaction``), with the body twin as their context. A
+  /// closure, a transition's animations) with the task bound to a body
+  /// context: requests it makes to this transaction's own queue run inline
+  /// (rule 2 of ``Transaction``), with that body context as theirs. A
   /// transaction's task is otherwise bound as its hooks see it, since the
   /// runtime's own code passes the engine context explicitly.
   nonisolated(nonsending) func runAsBody<R: Sendable>(_ body: nonisolated(nonsending) () async throws -> R)
