@@ -51,8 +51,10 @@ extension ViewController {
     commit: (ChildrenChange) -> Void = { _ in },
     plan: ([any ViewController]) throws -> ChildrenChange
   ) async throws -> ChildrenChangeResult {
-    let (change, decision, oldChildren, presenters) = try _withLinks(involving: involving) {
-      () -> (ChildrenChange, ChildrenDecision, [any ViewController], [any ViewController]) in
+    // The change's parts are taken out once: the struct is copied nowhere
+    // after this section (each copy retains all it refers to).
+    let (decided, decision, oldChildren, presenters) = try _withLinks(involving: involving) {
+      () -> (DecidedChange, ChildrenDecision, [any ViewController], [any ViewController]) in
       if node._isTornDown { throw ContainmentError.tornDown(node.id) }
       let change = try plan(node._children)
       // Kept only for a general change (an edit at the end never hides more
@@ -69,29 +71,32 @@ extension ViewController {
       }
       _link(decision)
       commit(change)
-      return (change, decision, oldChildren, decision.removed.flatMap { $0._presenters(includingSelf: true) })
+      let presenters = decision.removed.isEmpty ? [] : decision.removed.flatMap { $0._presenters(includingSelf: true) }
+      return (DecidedChange(change), decision, oldChildren, presenters)
     }
+    let shownChildren = decided.shown
+    let animated = decided.animated
     await announce(decision, in: context)
     // What the leaving children's trees present leaves with them (§10).
     for presenter in presenters { await presenter.runDismissal(animated: false, reason: reason, context: context) }
 
     if isViewLoaded {
-      for shown in change.shown { _ = await shown.controller.loadViewIfNeeded(in: context) }
+      for shown in shownChildren { _ = await shown.controller.loadViewIfNeeded(in: context) }
     }
 
-    var pass = AppearancePass(animated: change.animated)
+    var pass = AppearancePass(animated: animated)
     let (hidden, onScreen, viewsChange, environment) = TreeLock.withLock(node) {
       () -> ([any ViewController], Bool, Bool, ContainmentEnvironment?) in
-      let environment = change.animated ? node._resolvedEnvironment() : nil
+      let environment = animated ? node._resolvedEnvironment() : nil
       guard let view = node._view else { return ([], false, false, environment) }
       let onScreen = view._window() != nil
       // Installed children are the owners of this view's subviews: a stack
       // of any depth installs one of them, so this does not grow with it.
       // A change usually shows one or two controllers: a search beats a set.
       let shownIdentities =
-        change.shown.count > 4 ? Set(change.shown.lazy.map { ObjectIdentifier($0.controller) }) : nil
+        shownChildren.count > 4 ? Set(shownChildren.lazy.map { ObjectIdentifier($0.controller) }) : nil
       func isShown(_ owner: any ViewController) -> Bool {
-        shownIdentities?.contains(ObjectIdentifier(owner)) ?? change.shown.contains { $0.controller === owner }
+        shownIdentities?.contains(ObjectIdentifier(owner)) ?? shownChildren.contains { $0.controller === owner }
       }
       var hidden = view._subviews.compactMap { subview -> (any ViewController)? in
         guard let owner = subview._owner, owner.node._hasParent(self), !isShown(owner) else { return nil }
@@ -110,7 +115,7 @@ extension ViewController {
         }
       }
       var viewsChange = !hidden.isEmpty
-      for shown in change.shown {
+      for shown in shownChildren {
         let controller = shown.controller
         if _isInstalled(controller) {
           _pin(controller, shown.placement)
@@ -125,20 +130,20 @@ extension ViewController {
       return (hidden, onScreen, viewsChange, environment)
     }
 
-    let announcement = change.transition.flatMap { $0.always || viewsChange ? $0 : nil }
+    let announcement = decided.transition.flatMap { $0.always || viewsChange ? $0 : nil }
     if let announcement {
       node.emit(
         .transitionBegan(from: announcement.from?.node.id, to: announcement.to?.node.id, options: []),
         transaction: context.id)
       if let willShow, let to = announcement.to {
-        await askDelegate(in: context) { await willShow(to, change.animated) }
+        await askDelegate(in: context) { await willShow(to, animated) }
       }
     }
     await pass.deliverWill(in: context)
     await pass.deliverIsAppearing(in: context)
     var interrupted = false
     if viewsChange, onScreen, let environment {
-      interrupted = await Self.animate(for: change.duration, on: environment, animations: nil)
+      interrupted = await Self.animate(for: decided.duration, on: environment, animations: nil)
     }
     TreeLock.withLock(node) {
       for controller in hidden where _isInstalled(controller) { _uninstall(controller) }
@@ -157,7 +162,7 @@ extension ViewController {
         .transitionEnded(from: announcement.from?.node.id, to: announcement.to?.node.id, outcome: outcome),
         transaction: context.id)
       if let didShow, let to = announcement.to {
-        await askDelegate(in: context) { await didShow(to, change.animated) }
+        await askDelegate(in: context) { await didShow(to, animated) }
       }
     }
     return ChildrenChangeResult(removed: decision.removed, added: decision.added, outcome: outcome)
@@ -218,5 +223,21 @@ extension ViewController {
     case 1: try TreeLock.withLock(node, involving[0].node, body)
     default: try TreeLock.withLock([node] + involving.map(\.node), body)
     }
+  }
+}
+
+/// The parts of a decided ``ChildrenChange`` that its transaction uses once
+/// the change is linked.
+private struct DecidedChange {
+  let shown: [ShownChild]
+  let transition: ChildrenChange.Announcement?
+  let animated: Bool
+  let duration: Duration
+
+  init(_ change: borrowing ChildrenChange) {
+    shown = change.shown
+    transition = change.transition
+    animated = change.animated
+    duration = change.duration
   }
 }
