@@ -8,12 +8,15 @@ import Testing
 // `IdleExecutor`, which reports when that task has run up to its next suspension, and the
 // broadcaster must then count the expected number of subscribers suspended in next().
 
-private enum Event: Sendable, Hashable {
+private enum Event: Sendable, Hashable, Broadcastable {
   case value(Int)
   case snapshot(Int)
   case lost(Int)
   case lagged
   case final
+
+  /// What these tests report to new subscribers: a count the yields change.
+  static var initialReported: Int { 0 }
 }
 
 private func makeBroadcaster() -> Broadcaster<Event> {
@@ -528,4 +531,26 @@ struct BroadcasterTests {
     buffer.removeAll()
     #expect(buffer.popFirst() == nil)
   }
+
+  /// What is reported changes under the lock with the numbering: a
+  /// subscription's first element tells exactly the changes of the elements
+  /// numbered before it, whether they were yielded, advanced unobserved or
+  /// made without an element.
+  @Test func aSubscriptionIsToldWhatEveryEarlierElementReported_E5() async {
+    let broadcaster = makeBroadcaster()
+    #expect(broadcaster.yieldIfUnobserved(updating: { $0 += 1 }))
+    #expect(broadcaster.yieldIfUnobserved(updating: { $0 += 10 }))
+    broadcaster.updateReported { $0 += 100 }
+    let first = broadcaster.subscribe(policy: .keepNewest(8)) { reported in .snapshot(reported) }
+    // Observed now: nothing is reported without an element.
+    #expect(!broadcaster.yieldIfUnobserved(updating: { $0 += 1_000 }))
+    broadcaster.yield(updating: { $0 += 1_000 }) { .value($0) }
+    let second = broadcaster.subscribe(policy: .keepNewest(8)) { reported in .snapshot(reported) }
+    broadcaster.yield { .value($0) }
+    #expect(broadcaster.reported == 1_111)
+    broadcaster.finish(final: .final)
+    #expect(await collectAll(first) == [.snapshot(111), .value(2), .value(3), .final])
+    #expect(await collectAll(second) == [.snapshot(1_111), .value(3), .final])
+  }
+
 }

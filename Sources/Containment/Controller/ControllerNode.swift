@@ -21,10 +21,9 @@ public final class ControllerNode: @unchecked Sendable {
   /// Hierarchical exclusion state; guarded by the same link domain as
   /// ``Links`` (the slot keeps a copy of the domain's index).
   let hierarchy: HierarchySlot
+  /// The controller's stream; what it reports to a new subscriber
+  /// (``ReportedState``) is kept under its lock.
   let events: Broadcaster<LifecycleEvent>
-  /// What the controller's stream has reported; guarded by its own leaf lock,
-  /// taken inside the broadcaster's lock when an event is stamped.
-  let reported = Locked(ReportedState())
   /// The link domain guarding ``Links`` (``TreeLock``).
   let domain: Atomic<Int>
 

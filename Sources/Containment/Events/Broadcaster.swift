@@ -77,7 +77,20 @@ public struct SubscriberPolicy: Sendable, Hashable {
 /// a lagged-marker, or on cancellation) or when its sequence and iterator are both dropped. If
 /// the broadcaster itself is deinitialised without `finish(final:)`, subscribers receive what
 /// they have buffered and then `nil`, without a final element.
-package final class Broadcaster<Element: Sendable>: Sendable {
+/// An element a ``Broadcaster`` carries, with what its owner reports to each
+/// new subscriber: kept under the broadcaster's lock, so that it always
+/// matches the numbering of the elements yielded so far.
+package protocol Broadcastable: Sendable {
+  associatedtype Reported: Sendable = Void
+  /// What is reported before any element changed it.
+  static var initialReported: Reported { get }
+}
+
+extension Broadcastable where Reported == Void {
+  package static var initialReported: Void { () }
+}
+
+package final class Broadcaster<Element: Broadcastable>: Sendable {
   let storage: BroadcasterStorage<Element>
 
   /// Creates an active broadcaster with no subscribers.
@@ -112,8 +125,23 @@ package final class Broadcaster<Element: Sendable>: Sendable {
   /// elements, later iterators return `nil` at once. The subscription is removed when the
   /// consuming task is cancelled, or when the sequence and its iterator are both dropped.
   func subscribe(policy: SubscriberPolicy, initial: () -> Element?) -> BroadcastSequence<Element> {
+    subscribe(policy: policy) { _ in initial() }
+  }
+
+  /// ``subscribe(policy:initial:)`` with `initial` given what is reported
+  /// (read under the same lock).
+  func subscribe(policy: SubscriberPolicy, initial: (Element.Reported) -> Element?) -> BroadcastSequence<Element> {
     let id = storage.subscribe(policy: policy, initial: initial)
     return BroadcastSequence(subscription: BroadcastSubscription(storage: storage, id: id))
+  }
+
+  /// What is reported to new subscribers now.
+  package var reported: Element.Reported { storage.reported }
+
+  /// Changes what is reported to new subscribers, under the lock (for a
+  /// change no element announces).
+  package func updateReported(_ update: (inout Element.Reported) -> Void) {
+    storage.updateReported(update)
   }
 
   /// Appends one element to every live subscriber: O(subscribers), never blocks, never waits for
@@ -133,7 +161,24 @@ package final class Broadcaster<Element: Sendable>: Sendable {
   /// otherwise does nothing and returns false. Lets an owner skip building an
   /// element nobody reads.
   package func yieldIfUnobserved(_ body: () -> Void) -> Bool {
-    storage.yieldIfUnobserved(body)
+    storage.yieldIfUnobserved { _ in body() }
+  }
+
+  /// ``yieldIfUnobserved(_:)`` for an element that changes what is reported:
+  /// `update` runs under the lock, with the numbering.
+  package func yieldIfUnobserved(updating update: (inout Element.Reported) -> Void) -> Bool {
+    storage.yieldIfUnobserved(update)
+  }
+
+  /// ``yield(_:)`` for an element that changes what is reported: `update`
+  /// runs under the lock, before `make`.
+  package func yield(
+    updating update: (inout Element.Reported) -> Void, _ make: (_ sequenceNumber: Int) -> Element
+  ) {
+    storage.yield { sequenceNumber, reported in
+      update(&reported)
+      return make(sequenceNumber)
+    }
   }
 
   /// ``yieldIfUnobserved(_:)`` for an element whose only effect is its
@@ -144,7 +189,7 @@ package final class Broadcaster<Element: Sendable>: Sendable {
   }
 
   package func yield(_ make: (_ sequenceNumber: Int) -> Element) {
-    storage.yield(make)
+    storage.yield { sequenceNumber, _ in make(sequenceNumber) }
   }
 
   /// Same, for several elements at once with one lock acquisition and at most one resume per
@@ -191,7 +236,7 @@ package final class Broadcaster<Element: Sendable>: Sendable {
 
 /// The lock-protected state machine plus the owner's marker closures. Shared by the
 /// `Broadcaster` and every subscription, so a subscription can outlive the owner.
-final class BroadcasterStorage<Element: Sendable>: Sendable {
+final class BroadcasterStorage<Element: Broadcastable>: Sendable {
   typealias StateMachine = BroadcasterStateMachine<Element>
 
   private let state = Locked(StateMachine())
@@ -232,11 +277,20 @@ final class BroadcasterStorage<Element: Sendable>: Sendable {
   var isFinished: Bool { withMachine { $0.isFinished } }
   var waitingSubscriberCount: Int { withMachine { $0.waitingSubscriberCount } }
 
-  func subscribe(policy: SubscriberPolicy, initial: () -> Element?) -> Int {
-    withMachine { $0.subscribe(policy: policy, initial: initial) }
+  func subscribe(policy: SubscriberPolicy, initial: (Element.Reported) -> Element?) -> Int {
+    withMachine { machine in
+      let reported = machine.reported
+      return machine.subscribe(policy: policy) { initial(reported) }
+    }
   }
 
-  func yieldIfUnobserved(_ body: () -> Void) -> Bool {
+  var reported: Element.Reported { withMachine { $0.reported } }
+
+  func updateReported(_ update: (inout Element.Reported) -> Void) {
+    withMachine { update(&$0.reported) }
+  }
+
+  func yieldIfUnobserved(_ body: (inout Element.Reported) -> Void) -> Bool {
     withMachine { $0.advanceIfUnobserved(body) }
   }
 
@@ -250,10 +304,10 @@ final class BroadcasterStorage<Element: Sendable>: Sendable {
       if exchanged { return true }
       current = original
     }
-    return yieldIfUnobserved {}
+    return yieldIfUnobserved { _ in }
   }
 
-  func yield(_ make: (Int) -> Element) {
+  func yield(_ make: (Int, inout Element.Reported) -> Element) {
     let action = withMachine { $0.yield(make) }
     switch action {
     case .none:
@@ -339,7 +393,7 @@ final class BroadcasterStorage<Element: Sendable>: Sendable {
 
 /// One registration with a broadcaster. Shared by a `BroadcastSequence` and the iterator made
 /// from it; when the last of them is dropped, `deinit` unsubscribes.
-final class BroadcastSubscription<Element: Sendable>: Sendable {
+final class BroadcastSubscription<Element: Broadcastable>: Sendable {
   let storage: BroadcasterStorage<Element>
   let id: Int
   private let claimed = Atomic<Bool>(false)
@@ -372,7 +426,7 @@ final class BroadcastSubscription<Element: Sendable>: Sendable {
 /// been dropped.
 ///
 /// Sendable: the sequence may be created in one task and iterated in another.
-struct BroadcastSequence<Element: Sendable>: AsyncSequence, Sendable {
+struct BroadcastSequence<Element: Broadcastable>: AsyncSequence, Sendable {
   /// A broadcast sequence never throws.
   typealias Failure = Never
 

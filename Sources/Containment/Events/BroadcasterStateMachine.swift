@@ -67,8 +67,12 @@ extension BroadcastBuffer: Sendable where Element: Sendable {}
 
 /// State of a `Broadcaster`: its subscribers, their buffers and waiting continuations, and its
 /// termination. Not thread-safe by itself; `BroadcasterStorage` keeps it inside a `Locked`.
-struct BroadcasterStateMachine<Element: Sendable>: Sendable {
+struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   typealias Continuation = UnsafeContinuation<Element?, Never>
+
+  /// What the owner reports to each new subscriber (``Broadcastable``):
+  /// changed only with the lock held, together with the numbering.
+  var reported = Element.initialReported
 
   /// What a subscriber's `next()` produces. Markers are described, not built: the storage builds
   /// them with the owner's closures once the lock is released.
@@ -182,7 +186,7 @@ struct BroadcasterStateMachine<Element: Sendable>: Sendable {
   /// When nobody would receive an element: advances the numbering as a
   /// yield would, runs `body`, and returns true. Otherwise changes nothing and
   /// returns false (the caller then builds the element and yields it).
-  mutating func advanceIfUnobserved(_ body: () -> Void) -> Bool {
+  mutating func advanceIfUnobserved(_ body: (inout Element.Reported) -> Void) -> Bool {
     advanceIfUnobserved(by: 1, body)
   }
 
@@ -200,20 +204,20 @@ struct BroadcasterStateMachine<Element: Sendable>: Sendable {
     yieldedCount &+= count
   }
 
-  private mutating func advanceIfUnobserved(by count: Int, _ body: () -> Void) -> Bool {
+  private mutating func advanceIfUnobserved(by count: Int, _ body: (inout Element.Reported) -> Void) -> Bool {
     switch phase {
     case .finished: return true
     case .active:
       guard subscribers.isEmpty else { return false }
       yieldedCount &+= count
-      body()
+      body(&reported)
       return true
     }
   }
 
-  mutating func yield(_ make: (_ sequenceNumber: Int) -> Element) -> YieldAction {
+  mutating func yield(_ make: (_ sequenceNumber: Int, _ reported: inout Element.Reported) -> Element) -> YieldAction {
     guard case .active = phase else { return .none }
-    let element = make(yieldedCount)
+    let element = make(yieldedCount, &reported)
     yieldedCount &+= 1
 
     var waiters: [Continuation] = []

@@ -12,9 +12,8 @@ extension ControllerNode {
     // walk, the path string and the clock read. Most events change nothing
     // reported (a load, a transition's events): they take no lock at all.
     let reports = ReportedState.changes(with: kind)
-    let reported = self.reported
     func advanceIfUnobserved() -> Bool {
-      reports ? events.yieldIfUnobserved { reported.withLock { $0.apply(kind) } } : events.advanceIfUnobserved()
+      reports ? events.yieldIfUnobserved(updating: { $0.apply(kind) }) : events.advanceIfUnobserved()
     }
     if TreeEventStreams.count == 0, advanceIfUnobserved() { return }
     let position = TreeLock.withLock(self) { _position() }
@@ -25,9 +24,8 @@ extension ControllerNode {
     let timestamp = position.eventEnvironment.elapsed()
     let id = self.id
     let name = self.name
-    events.yield { sequenceNumber in
-      if reports { reported.withLock { $0.apply(kind) } }
-      return LifecycleEvent(
+    events.yield(updating: { if reports { $0.apply(kind) } }) { sequenceNumber in
+      LifecycleEvent(
         controller: id, name: name, path: path, sequenceNumber: sequenceNumber,
         transaction: transaction, timestamp: timestamp, kind: kind)
     }

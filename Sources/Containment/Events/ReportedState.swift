@@ -2,7 +2,7 @@
 /// subscriber's first element says (E5). Updated as each event is
 /// stamped, under the controller broadcaster's lock, so a snapshot and the
 /// live events that follow it never leave a gap.
-struct ReportedState: Sendable {
+package struct ReportedState: Sendable {
   var appearance: AppearanceState = .disappeared
   var parent: ControllerID?
 
@@ -42,4 +42,10 @@ extension AppearanceState {
     default: return nil
     }
   }
+}
+
+extension LifecycleEvent: Broadcastable {
+  /// A controller's stream reports its appearance state and parent to each
+  /// new subscriber (the `subscribed` snapshot).
+  package static var initialReported: ReportedState { ReportedState() }
 }

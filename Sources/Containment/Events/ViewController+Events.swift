@@ -91,7 +91,7 @@ extension ViewController {
   /// consumer. Synchronous and non-isolated.
   public nonisolated func events(policy: SubscriberPolicy = .default) -> LifecycleEvents {
     let node = self.node
-    return LifecycleEvents(base: node.events.subscribe(policy: policy) { node.snapshotEvent() })
+    return LifecycleEvents(base: node.events.subscribe(policy: policy) { reported in node.snapshotEvent(reported) })
   }
 
   /// Subscribes to the events of this controller and of every descendant, each
@@ -112,7 +112,11 @@ extension ViewController {
       TreeEventStreams.created()
       return created
     }
-    return LifecycleEvents(base: broadcaster.subscribe(policy: policy) { node.snapshotEvent() })
+    return LifecycleEvents(
+      base: broadcaster.subscribe(policy: policy) {
+        // The controller's own stream's lock, inside the tree stream's: never the other way.
+        node.snapshotEvent(node.events.reported)
+      })
   }
 
   /// Waits until this controller's stream reports `state` (E7): returns
@@ -126,7 +130,7 @@ extension ViewController {
       case .terminated, .lagged:
         throw ContainmentError.tornDown(node.id)
       case .eventsLost:
-        if node.reported.withLock({ $0.appearance }) == state { return }
+        if node.events.reported.appearance == state { return }
       default:
         if AppearanceState(after: event.kind) == state { return }
       }
@@ -137,8 +141,9 @@ extension ViewController {
 }
 
 extension ControllerNode {
-  func snapshotEvent() -> LifecycleEvent {
-    let kind = reported.withLock { $0.snapshot }
+  /// The `subscribed` event that tells a new subscriber `reported`.
+  func snapshotEvent(_ reported: ReportedState) -> LifecycleEvent {
+    let kind = reported.snapshot
     return LifecycleEvent(
       controller: id, name: name, path: name, sequenceNumber: -1, transaction: nil, timestamp: .zero, kind: kind)
   }

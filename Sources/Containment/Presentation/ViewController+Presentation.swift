@@ -216,7 +216,7 @@ extension ViewController {
       for presented in plan.chain.dropLast() {
         for controller in AppearancePass._forwardingTargets(from: presented) {
           if controller.node._appearance.takenOffScreen() {
-            controller.node.reported.withLock { $0.appearance = .disappeared }
+            controller.node.events.updateReported { $0.appearance = .disappeared }
           }
         }
       }

@@ -109,7 +109,7 @@ public final class Window: @unchecked Sendable {
       guard node._appearance.takenOffScreen() else { continue }
       node._isMovingToParent = false
       node._isMovingFromParent = false
-      node.reported.withLock { $0.appearance = .disappeared }
+      node.events.updateReported { $0.appearance = .disappeared }
     }
   }
 
