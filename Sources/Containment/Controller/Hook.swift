@@ -51,8 +51,10 @@ extension ViewController {
     // Out of line, so that the common path's frame stays small.
     if HookSupervision.isActive, await deliverSupervised(hook, in: context) { return }
     node.emit(hook.event, transaction: context?.id)
-    if let context {
-      await context.runHook { await self.invoke(hook) }
+    // The common case (the engine's own context, or none) calls the hook
+    // directly: no closure and no frame of `runHook` per hook.
+    if let binding = context?.hookBindingNeeded() {
+      await TransactionContext.$current.withValue(binding) { await self.invoke(hook) }
     } else {
       await invoke(hook)
     }

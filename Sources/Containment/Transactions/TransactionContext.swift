@@ -122,10 +122,16 @@ final class TransactionContext: Sendable {
   /// a walk of the task's bindings; binding one, an allocation and the task's
   /// status lock.
   nonisolated(nonsending) func runHook<R: Sendable>(_ body: nonisolated(nonsending) () async -> R) async -> R {
-    if role == .engine { return await body() }
+    guard let binding = hookBindingNeeded() else { return await body() }
+    return await TransactionContext.$current.withValue(binding) { await body() }
+  }
+
+  /// The context to bind for running a hook of this transaction, or nil if
+  /// the task already is bound to it (always, with the engine context).
+  func hookBindingNeeded() -> TransactionContext? {
+    if role == .engine { return nil }
     let inHook = enteringHook()
-    if TransactionContext.current === inHook { return await body() }
-    return await TransactionContext.$current.withValue(inHook) { await body() }
+    return TransactionContext.current === inHook ? nil : inHook
   }
 
   /// Runs user code that is part of this transaction's body (a scope's
