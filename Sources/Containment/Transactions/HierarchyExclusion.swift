@@ -107,6 +107,46 @@ final class ExclusionWaiter: Sendable {
   var isPending: Bool { state.withLock { $0.isPending } }
 }
 
+/// The tree slots holding a mark, in the order they took it: usually one or
+/// two (a transaction whose subtree split off), kept inline.
+struct SlotList: Sequence {
+  private var first: HierarchySlot?
+  private var second: HierarchySlot?
+  private var more: [HierarchySlot] = []
+
+  init() {}
+  init(_ slot: HierarchySlot) { first = slot }
+
+  var count: Int { (first == nil ? 0 : 1) + (second == nil ? 0 : 1) + more.count }
+
+  mutating func append(_ slot: HierarchySlot) {
+    if first == nil {
+      first = slot
+    } else if second == nil {
+      second = slot
+    } else {
+      more.append(slot)
+    }
+  }
+
+  func makeIterator() -> Iterator { Iterator(list: self) }
+
+  struct Iterator: IteratorProtocol {
+    let list: SlotList
+    var index = 0
+    mutating func next() -> HierarchySlot? {
+      defer { index += 1 }
+      switch index {
+      case 0: return list.first
+      case 1: return list.first == nil ? nil : list.second
+      default:
+        let position = index - 2
+        return list.second != nil && position < list.more.count ? list.more[position] : nil
+      }
+    }
+  }
+}
+
 /// One transaction that keeps its tree off the fast path of hierarchical
 /// exclusion: admitted and running, or waiting as pending.
 ///
@@ -131,7 +171,7 @@ struct TreeBusyMark: Sendable {
     /// needs those counts, or before the tree's shape changes.
     var ancestors: [HierarchySlot]?
     /// The tree slots that hold it.
-    var trees: [HierarchySlot] = []
+    var trees = SlotList()
   }
   /// A mark is one object, its lock and state: copies are the same mark.
   private let state: Locked<State>
@@ -141,7 +181,7 @@ struct TreeBusyMark: Sendable {
   /// A mark admitted into `tree`, its ancestors counted or not (the caller
   /// adds it to the tree's `treeMarks`).
   init(governor: Governor, ancestors: [HierarchySlot]?, tree: HierarchySlot) {
-    state = Locked(State(governor: governor, ancestors: ancestors, trees: [tree]))
+    state = Locked(State(governor: governor, ancestors: ancestors, trees: SlotList(tree)))
   }
 
   static func === (a: TreeBusyMark, b: TreeBusyMark) -> Bool { a.state.isSame(as: b.state) }
@@ -152,27 +192,27 @@ struct TreeBusyMark: Sendable {
   /// The slots whose domains guard what this mark touches: its trees and
   /// its counted ancestors.
   var slots: [HierarchySlot] {
-    state.withLock { $0.trees + ($0.ancestors ?? []) }
+    state.withLock { Array($0.trees) + ($0.ancestors ?? []) }
   }
 
   /// With the lock of `domain` held: if all its trees and ancestors are in
   /// that domain (then its lists cannot change while it is held), takes
   /// them (it is in no tree afterwards); nil otherwise.
-  func take(ifAllIn domain: Int) -> (trees: [HierarchySlot], ancestors: [HierarchySlot]?)? {
+  func take(ifAllIn domain: Int) -> (trees: SlotList, ancestors: [HierarchySlot]?)? {
     state.withLock { state in
       guard state.trees.allSatisfy({ $0.linkDomain == domain }),
         (state.ancestors ?? []).allSatisfy({ $0.linkDomain == domain })
       else { return nil }
-      defer { state.trees.removeAll() }
+      defer { state.trees = SlotList() }
       return (state.trees, state.ancestors)
     }
   }
 
   /// With the domains of all its trees held: takes its trees and ancestors
   /// (it is in no tree afterwards).
-  func take() -> (trees: [HierarchySlot], ancestors: [HierarchySlot]?) {
+  func take() -> (trees: SlotList, ancestors: [HierarchySlot]?) {
     state.withLock { state in
-      defer { state.trees.removeAll() }
+      defer { state.trees = SlotList() }
       return (state.trees, state.ancestors)
     }
   }
@@ -182,7 +222,7 @@ struct TreeBusyMark: Sendable {
     state.withLock { state in
       let ancestors = state.ancestors ?? []
       guard state.trees.count + ancestors.count == slots.count else { return false }
-      return zip(state.trees + ancestors, slots).allSatisfy { $0 === $1 }
+      return zip(Array(state.trees) + ancestors, slots).allSatisfy { $0 === $1 }
     }
   }
 
@@ -211,7 +251,7 @@ struct TreeBusyMark: Sendable {
 
   /// With the domains of `trees` held: removes the mark from the trees it
   /// was taken from (``take()``), returning the waiters of the trees left idle.
-  func _removeFrom(_ trees: [HierarchySlot]) -> [UnsafeContinuation<ExclusionStep, Never>] {
+  func _removeFrom(_ trees: SlotList) -> [UnsafeContinuation<ExclusionStep, Never>] {
     var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
     for tree in trees {
       tree._state.treeMarks.removeAll { $0 === self }
@@ -483,8 +523,7 @@ enum HierarchyExclusion {
 
   static func leave(_ admission: Admission) {
     let mark = admission.mark
-    func end(taken: (trees: [HierarchySlot], ancestors: [HierarchySlot]?)) -> [UnsafeContinuation<ExclusionStep, Never>]
-    {
+    func end(taken: (trees: SlotList, ancestors: [HierarchySlot]?)) -> [UnsafeContinuation<ExclusionStep, Never>] {
       var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
       admission.slot._state.running -= 1
       for root in admission.adopted {
