@@ -41,7 +41,7 @@ extension TreeLock {
         if let presenting = presentation.presenting { pending.append(presenting.node) }
         if let covered = presentation.coveredLayer { pending.append(covered.view) }
         if links.idleWaiters > 0 { IdleWaiters._moved(links.idleWaiters, from: old, into: domain) }
-        node.domain.store(domain, ordering: .relaxed)
+        node.links.domain.store(domain, ordering: .relaxed)
         node.hierarchy.domain.store(domain, ordering: .relaxed)
       case let view as View:
         let links = view._links

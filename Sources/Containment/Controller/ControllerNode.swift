@@ -1,106 +1,41 @@
 import Synchronization
 
-/// The runtime's state for one controller: its links, view, appearance state,
-/// transaction queue and event streams.
+/// The runtime's state for one controller: its identity, its transaction
+/// queue, its event streams and its place in its tree.
 ///
 /// A controller stores exactly one, created in its initialiser:
 /// `nonisolated let node = ControllerNode(name: "Profile")`.
 ///
-/// Isolation: the node is not an actor. Its links and appearance state are
-/// guarded by its tree's link lock (CONCURRENCY.md, "The link locks") so
-/// that any actor can read a consistent picture of several controllers at
-/// once; its transaction queue and broadcasters have their own small locks.
-/// Reading a property is synchronous and never suspends.
-public final class ControllerNode: @unchecked Sendable {
+/// Isolation: the node is not an actor, and holds only constants. What
+/// changes — its links, view, appearance state and the rest of its place in
+/// its tree — lives in ``ControllerLinks``, reached only under its tree's
+/// link lock (CONCURRENCY.md, "The link locks"), so that any actor can read
+/// a consistent picture of several controllers at once; its transaction
+/// queue and broadcasters have their own small locks. Reading a property is
+/// synchronous and never suspends.
+public final class ControllerNode: Sendable {
   /// Stable identity, unique in the process.
   public let id: ControllerID
   /// Debug name, used in event paths and diagnostics.
   public let name: String
 
   let queue: TransactionQueue
-  /// Hierarchical exclusion state; guarded by the same link domain as
-  /// ``Links`` (the slot keeps a copy of the domain's index).
-  let hierarchy: HierarchySlot
   /// The controller's stream; what it reports to a new subscriber
   /// (``ReportedState``) is kept under its lock.
   let events: Broadcaster<LifecycleEvent>
-  /// The link domain guarding ``Links`` (``TreeLock``).
-  let domain: Atomic<Int>
+  /// Its place in its tree: everything its tree's link domain guards.
+  let links: ControllerLinks
 
-  // MARK: Guarded by TreeLock
+  /// Its hierarchical exclusion slot (in ``links``).
+  var hierarchy: HierarchySlot { links.hierarchy }
 
-  /// The links and per-controller state a link domain guards (``TreeLock``);
-  /// reached through ``_links`` (checked in debug builds) or the accessors below.
-  struct Links {
-    /// The parent (a back-link: it never keeps the parent alive).
-    var parentLink: ControllerBackLink?
-    var children: [any ViewController] = []
-    var view: View?
-    var viewLoad: ViewLoadState = .notLoaded
-    var appearance = AppearanceMachine()
-    var isMovingToParent = false
-    var isMovingFromParent = false
-    /// Set while a move between containers has removed this controller from
-    /// its old parent and not yet added it to the new one.
-    var reservation: UInt64?
-    var isTornDown = false
-    /// A hook of this controller ran past its deadline (V1): no hook is called
-    /// on it any more.
-    var isFaulted = false
-    /// Its own environment, if one was set (most controllers inherit one).
-    var environment = OutOfLine<ContainmentEnvironment?>()
-    var treeEvents: Broadcaster<LifecycleEvent>?
-    /// The navigation item and preferred content size (`ContainerAttributes`).
-    var containerAttributes = OutOfLine<ContainerAttributes>()
-    /// Set while the controller is a window's root.
-    var windowLink: BackLink<Window>?
-    /// Set while a removal's hooks run after the controller was unlinked: where
-    /// its events still go (its former ancestors' tree streams, E2).
-    var departure: Departure?
-    /// Presentation links, style and flags (`PresentationLinks`, §10).
-    var presentation = OutOfLine<PresentationLinks>()
-    /// This controller's place in its tree, derived from its parent's; nil
-    /// until needed and whenever something it depends on changed.
-    var cachedPosition: TreePosition?
-    /// Tests waiting for readers to block on a view load in progress.
-    var viewReaderObservers = CountObservers()
-    /// Tasks waiting for this controller's tree to be idle (counted in its
-    /// domain too, see `IdleWaiters`).
-    var idleWaiters = 0
+  typealias Links = ControllerLinks.State
 
-    /// The parent, or nil (also once the parent's release has begun).
-    var parent: (any ViewController)? {
-      get { parentLink?.value }
-      set { parentLink = newValue.map(ControllerBackLink.init) }
-    }
-    /// The window whose root this controller is, or nil.
-    var window: Window? {
-      get { windowLink?.value }
-      set { windowLink = newValue.map(BackLink.init) }
-    }
-  }
-  // Every access is under the lock of this object's domain, which debug
-  // builds check on each one (`_links`); they also keep Swift's dynamic
-  // exclusivity checks. Release builds drop those checks here (they cost a
-  // push+pop a tenth of its time): the lock rules out overlapping accesses
-  // from two threads, and the checked builds (every test, the debug stress
-  // harness) catch overlapping accesses from one.
-  #if DEBUG
-    private var links = Links()
-  #else
-    @exclusivity(unchecked) private var links = Links()
-  #endif
-
-  /// The guarded state; only with the lock of this node's domain held.
+  /// The guarded state; only with the lock of this node's domain held
+  /// (checked in debug builds).
   var _links: Links {
-    _read {
-      TreeLock.assertHeld(self)
-      yield links
-    }
-    _modify {
-      TreeLock.assertHeld(self)
-      yield &links
-    }
+    _read { yield links._state }
+    _modify { yield &links._state }
   }
 
   var _parent: (any ViewController)? {
@@ -199,30 +134,31 @@ public final class ControllerNode: @unchecked Sendable {
   /// defaults to "controller".
   public init(name: String = "controller") {
     let id = ControllerID.next()
-    let domain = TreeLock.domainForNewObject()
-    self.domain = Atomic(domain)
-    self.hierarchy = HierarchySlot(domain: domain)
+    let links = ControllerLinks(domain: TreeLock.domainForNewObject())
+    self.links = links
     self.id = id
     self.name = name
-    self.queue = TransactionQueue(owner: hierarchy)
+    self.queue = TransactionQueue(owner: links.hierarchy)
     self.events = ControllerNode.makeBroadcaster(id: id, name: name)
   }
 
   deinit {
-    if !links.children.isEmpty {
+    // Nobody else can reach this controller's links any more: no lock.
+    let links = self.links
+    if !links.stateInDeinit.children.isEmpty {
       // Children that someone else keeps alive are roots now: their cached
       // positions, derived from this controller's, must go.
-      let orphans = links.children.map { WeakNode(node: $0.node) }
+      let orphans = links.stateInDeinit.children.map { WeakNode(node: $0.node) }
       TreeLock.afterRelease(in: linkDomain) {
         for orphan in orphans { orphan.node?._becameRoot() }
       }
     }
     // Children (and their subtrees) are released iteratively: a chain of any
     // depth must not overflow the stack.
-    IterativeRelease.release(&links.children)
+    IterativeRelease.release(&links.stateInDeinit.children)
     let final = terminatedEvent()
     events.finish(final: final)
-    if let tree = links.treeEvents {
+    if let tree = links.stateInDeinit.treeEvents {
       tree.finish(final: final)
       TreeEventStreams.released()
     }
@@ -395,5 +331,5 @@ public final class ControllerNode: @unchecked Sendable {
 }
 
 extension ControllerNode: LinkGuarded {
-  var linkDomain: Int { domain.load(ordering: .relaxed) }
+  var linkDomain: Int { links.linkDomain }
 }
