@@ -46,8 +46,8 @@ extension ViewController {
     joinerWithParent: (_ joiner: any ViewController, _ parent: any ViewController) -> ContainmentError = {
       .alreadyChild(child: $0.node.id, parent: $1.node.id)
     },
-    willShow: (@Sendable (any ViewController, Bool) async -> Void)? = nil,
-    didShow: (@Sendable (any ViewController, Bool) async -> Void)? = nil,
+    willShow: (nonisolated(nonsending) @Sendable (any ViewController, Bool) async -> Void)? = nil,
+    didShow: (nonisolated(nonsending) @Sendable (any ViewController, Bool) async -> Void)? = nil,
     commit: (ChildrenChange) -> Void = { _ in },
     plan: ([any ViewController]) throws -> ChildrenChange
   ) async throws -> ChildrenChangeResult {

@@ -193,7 +193,8 @@ enum Transaction {
 }
 
 extension Result where Failure == any Error {
-  init(catching body: () async throws -> Success) async {
+  /// Runs `body` where the caller runs (no executor switch on the way in or out).
+  nonisolated(nonsending) init(catching body: nonisolated(nonsending) () async throws -> Success) async {
     do { self = .success(try await body()) } catch { self = .failure(error) }
   }
 }
