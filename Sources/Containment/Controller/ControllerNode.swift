@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Isolation: the node is not an actor, and holds only constants. What
 /// changes — its links, view, appearance state and the rest of its place in
-/// its tree — lives in ``ControllerLinks``, reached only under its tree's
+/// its tree — lives in a runtime object of its own, reached only under its tree's
 /// link lock (CONCURRENCY.md, "The link locks"), so that any actor can read
 /// a consistent picture of several controllers at once; its transaction
 /// queue and broadcasters have their own small locks. Reading a property is

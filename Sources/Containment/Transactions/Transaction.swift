@@ -49,11 +49,15 @@ enum Transaction {
       }
       try await governor.queue.acquire()
       let id = TransactionID.next()
-      let result = await run(
-        body, on: governor, adopting: adopting, id: id, handle: nil, outer: current, cancellable: true)
-      // Outside any transaction it is never deferred: it has run.
-      if case .failure(let error)? = result { throw error }
-      return .completed(id: id, result.unsafelyUnwrapped)
+      // No outer context: those of this task, if any, have all ended (a
+      // transaction never runs again), so it can be neither nested nor
+      // deferred: it runs here, or leaves cancelled.
+      guard
+        let result = await run(
+          body, on: governor, adopting: adopting, id: id, handle: nil, outer: nil, cancellable: true)
+      else { preconditionFailure("a request made outside any transaction runs in its own task") }
+      if case .failure(let error) = result { throw error }
+      return .completed(id: id, result)
     }
     if !innermost.inHook, innermost.governor.queue === governor.queue {
       let result = await Result(catching: { try await body(innermost) })
@@ -155,7 +159,7 @@ enum Transaction {
       queue.setCurrent(nil)
       if releasing { await queue.release() }
       // Only a request made inside a transaction (which has a handle) has a chain.
-      let handle = handle.unsafelyUnwrapped
+      guard let handle else { preconditionFailure("a nested request without a handle") }
       chain[0].deferUntilEnd {
         await dispatch(
           body, on: governor, adopting: adopting, handle: handle,

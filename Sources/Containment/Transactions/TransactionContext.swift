@@ -26,9 +26,10 @@ final class TransactionContext: Sendable {
   /// The transaction this one runs inside of (a hook of `outer` made the
   /// request that started this one), if any.
   let outer: TransactionContext?
-  let role: Role
   /// On a body context: the transaction's own (engine) context.
   private let engine: TransactionContext?
+
+  var role: Role { engine == nil ? .engine : .body }
 
   /// On the engine context: the requests deferred until the transaction
   /// ends (``deferUntilEnd(_:)``). Most transactions defer none and pay for
@@ -42,7 +43,6 @@ final class TransactionContext: Sendable {
     self.id = id
     self.governor = governor
     self.outer = outer
-    self.role = .engine
     self.engine = nil
   }
 
@@ -51,7 +51,6 @@ final class TransactionContext: Sendable {
     self.id = engine.id
     self.governor = engine.governor
     self.outer = engine.outer
-    self.role = .body
     self.engine = engine
   }
 
