@@ -35,19 +35,10 @@ struct AppearancePass: Sendable {
   /// How many controllers' transitions began.
   var beganCount: Int { steps.count(where: \.began) }
 
-  /// Runs `body` with the link domains of every entry held: in O(1) if
-  /// nothing left their domain since they were begun (the common case: a
-  /// pass's controllers are one subtree, and its transaction excludes every
-  /// other change to it), else by reading each entry's domain.
-  private func withLinks<Result>(_ body: () throws -> Result) rethrows -> Result {
-    if let domain, let result = try TreeLock.withLock(domain: domain.index, ifGeneration: domain.generation, body) {
-      return result
-    }
-    return try TreeLock.withLock(each: steps.filter(\.began), { $0.node.linkDomain }, body)
-  }
-
-  /// Runs `update` on every step with the link domains of every entry held
-  /// (as ``withLinks(_:)``).
+  /// Runs `update` on every step with the link domains of every entry held:
+  /// in O(1) if nothing left their domain since they were begun (the common
+  /// case: a pass's controllers are one subtree, and its transaction excludes
+  /// every other change to it), else by reading each entry's domain.
   private mutating func updateSteps(_ update: (inout Entry) -> Void) {
     if let domain,
       TreeLock.withLock(
@@ -142,13 +133,12 @@ struct AppearancePass: Sendable {
         await step.controller.perform(step.decided, animated: animated, in: context)
       }
     }
-    withLinks {
-      for step in steps where step.began {
-        if step.isAppearing {
-          step.node._isMovingToParent = false
-        } else {
-          step.node._isMovingFromParent = false
-        }
+    updateSteps { step in
+      guard step.began else { return }
+      if step.isAppearing {
+        step.node._isMovingToParent = false
+      } else {
+        step.node._isMovingFromParent = false
       }
     }
   }
