@@ -69,7 +69,7 @@ struct SplitRulesTests {
       try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact))
       #expect(
         f.log.take() == [
-          "S.viewWillDisappear", "S.viewDidDisappear", "P.traitCollectionDidChange", "S.traitCollectionDidChange",
+          "P.traitCollectionDidChange", "S.traitCollectionDidChange", "S.viewWillDisappear", "S.viewDidDisappear",
         ])
       #expect(split.isCollapsed)
       #expect(s.viewIfLoaded?.superview == nil)
@@ -78,8 +78,8 @@ struct SplitRulesTests {
       try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .regular))
       #expect(
         f.log.take() == [
-          "S.viewWillAppear", "S.viewIsAppearing", "S.viewDidAppear",
           "P.traitCollectionDidChange", "S.traitCollectionDidChange",
+          "S.viewWillAppear", "S.viewIsAppearing", "S.viewDidAppear",
         ])
       #expect(!split.isCollapsed)
       #expect(p.viewIfLoaded?.frame == Rect(x: 0, y: 0, width: 320, height: 768))
@@ -99,16 +99,16 @@ struct SplitRulesTests {
     try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact))
     #expect(
       f.log.take() == [
-        "D.topColumn(proposed: primary)=secondary", "P.viewWillDisappear", "P.viewDidDisappear", "D.didCollapse",
         "P.traitCollectionDidChange", "S.traitCollectionDidChange",
+        "D.topColumn(proposed: primary)=secondary", "P.viewWillDisappear", "P.viewDidDisappear", "D.didCollapse",
       ])
     #expect(split.shownColumn == .secondary)
     #expect(s.viewIfLoaded?.frame == Rect(x: 0, y: 0, width: 1024, height: 768))
     try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .regular))
     #expect(
       f.log.take() == [
-        "P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear", "D.didExpand",
         "P.traitCollectionDidChange", "S.traitCollectionDidChange",
+        "P.viewWillAppear", "P.viewIsAppearing", "P.viewDidAppear", "D.didExpand",
       ])
     #expect(p.node.appearanceState == .appeared && s.node.appearanceState == .appeared)
     withExtendedLifetime(window) {}

@@ -25,6 +25,8 @@ public final class ControllerNode: Sendable {
   let events: Broadcaster<LifecycleEvent>
   /// Its place in its tree: everything its tree's link domain guards.
   let links: ControllerLinks
+  /// The transaction that last delivered it a hook (R2).
+  let engagement = Engagement()
 
   /// Its hierarchical exclusion slot (in ``links``).
   var hierarchy: HierarchySlot { links.hierarchy }

@@ -48,6 +48,9 @@ extension ViewController {
   /// (V1): past it, this returns as if the hook had, and the controller is
   /// faulted; a faulted controller's hooks are skipped and reported.
   nonisolated(nonsending) func deliver(_ hook: Hook, in context: TransactionContext?) async {
+    // The transaction may owe this controller more hooks: requests touching
+    // it are queued behind the transaction until it ends (R2).
+    if let context { node.engagement.engage(in: context.id) }
     // Out of line, so that the common path's frame stays small.
     if HookSupervision.isActive, await deliverSupervised(hook, in: context) { return }
     node.emit(hook.event, transaction: context?.id)

@@ -9,9 +9,10 @@
 ///    (R2, N6) and return a pending handle.
 /// 4. From a hook of a transaction on a descendant of this governor, or onto
 ///    a container that a running transaction is still delivering hooks to
-///    (it is appearing, disappearing, or in a removal that has not reached its
-///    `didMove(nil)`): defer it until the innermost transaction of the chain
-///    has released its queue, then dispatch again (R2).
+///    (that transaction has delivered a hook to it or to a controller above
+///    it, ``Engagement``; or it is appearing, disappearing, or in a removal
+///    that has not reached its `didMove(nil)`): defer it until that
+///    transaction has released its queue, then dispatch again (R2).
 /// 5. From inside any other transaction: run it at once if the queue is free,
 ///    else queue it and return a pending handle.
 ///
@@ -92,6 +93,7 @@ enum Transaction {
       ? nil
       : TreeLock.withLock([governor.member] + chain.map(\.governor.member)) { () -> TransactionContext? in
         if let inside = chain.first(where: { governor._isAncestorOrSelf(of: $0.governor) }) { return inside }
+        if let engaged = governor._engagingTransaction(in: chain) { return engaged }
         return governor._isMidChange ? chain.first : nil
       }
     if let below {

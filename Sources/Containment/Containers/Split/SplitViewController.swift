@@ -137,11 +137,14 @@ public actor SplitViewController: ViewController {
   }
 
   /// Collapses or expands for the new size class (S2): a transaction on
-  /// this queue, started without waiting for it; it runs at once when the
-  /// queue is free, so during ``Window/setTraitCollection(_:)`` it finishes
-  /// before the split's children hear of the change (parent first, D3).
-  /// It reads the traits when it runs, so a burst of changes settles on the
-  /// last one.
+  /// this queue, requested without waiting for it. Inside
+  /// ``Window/setTraitCollection(_:)`` it is queued behind the trait change
+  /// (R2: that change still owes the columns their
+  /// `traitCollectionDidChange`), so the columns hear of the new traits
+  /// first (D3) and the collapse or expansion follows before
+  /// `setTraitCollection` returns. This hook's own time therefore never
+  /// includes its columns' hooks. It reads the traits when it runs, so a
+  /// burst of changes settles on the last one.
   public func traitCollectionDidChange(_ previous: TraitCollection?) async {
     await Transaction.enqueue(on: .controller(self)) { context in
       await self.layoutColumns(showing: nil, context: context)
