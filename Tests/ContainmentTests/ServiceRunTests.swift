@@ -46,16 +46,72 @@ struct ServiceRunTests {
     try await r.waitUntil(.tornDown)
   }
 
-  @Test func aShutdownRequestedBeforeTheRunIsNotLost_V5() async throws {
+  /// A tree R > C (C's view installed, never shown) with R's event stream
+  /// subscribed; the log is emptied.
+  private func unshownTree(_ f: Fixture) async throws -> (RecordingController, RecordingController) {
+    let r = f.controller("R"), c = f.controller("C")
+    try await f.install(c, in: r)
+    return (r, c)
+  }
+
+  /// Everything a tree handed to `run` and never shown ends with (V3): no
+  /// appearance hooks, teardown hooks leaves first, the streams end, later
+  /// requests refused, the window refuses a root.
+  private func expectTornDownUnshown(
+    _ r: RecordingController, _ c: RecordingController, _ service: TreeService, _ f: Fixture,
+    events: inout LifecycleEvents.AsyncIterator
+  ) async throws {
+    #expect(f.log.take() == ["C.viewDidTearDown", "R.viewDidTearDown"])
+    #expect(r.node.isTornDown && c.node.isTornDown)
+    try await r.waitUntil(.tornDown)
+    var kinds: [String] = []
+    while let event = await events.next() { kinds.append(event.kind.name) }
+    #expect(kinds == ["viewDidTearDown", "terminated"])
+    await #expect(throws: ContainmentError.tornDown(r.node.id)) { try await r.addChild(f.controller("X")) }
+    await #expect(throws: ContainmentError.windowTornDown) { try await service.window.setRootViewController(r) }
+    #expect(r.checkInvariants().isEmpty)
+  }
+
+  @Test func aShutdownRequestedBeforeTheRunStillTearsTheTreeDown_V5_V3() async throws {
     let f = Fixture()
-    let r = f.controller("R")
+    let (r, c) = try await unshownTree(f)
+    var events = r.events().makeAsyncIterator()
+    #expect(await events.next()?.kind.name == "subscribed")
+    let service = TreeService(window: Window(), root: r)
+    service.shutdownGracefully()
+    try await service.run()
+    try await expectTornDownUnshown(r, c, service, f, events: &events)
+  }
+
+  @Test func aRunWhoseTaskIsCancelledBeforeItStartsStillTearsTheTreeDown_V5_V3() async throws {
+    let f = Fixture()
+    let (r, c) = try await unshownTree(f)
+    var events = r.events().makeAsyncIterator()
+    #expect(await events.next()?.kind.name == "subscribed")
+    let service = TreeService(window: Window(), root: r)
+    let started = Gate()
+    let run = Task {
+      await started.wait()
+      try await service.run()
+    }
+    await started.waiters(atLeast: 1)
+    run.cancel()
+    started.open()
+    try await run.value
+    try await expectTornDownUnshown(r, c, service, f, events: &events)
+  }
+
+  @Test func aRootOfAnotherTreeHandedToARunThatNeverShowsItIsLeftAlone_V5() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), r = f.controller("R")
+    try await p.addChild(r)
+    _ = f.log.take()
     let service = TreeService(window: Window(), root: r)
     service.shutdownGracefully()
     try await service.run()
     #expect(f.log.take() == [])
-    #expect(service.shutdown.isRequested && !r.node.isTornDown)
-    await #expect(throws: ContainmentError.windowTornDown) { try await service.window.setRootViewController(r) }
-    #expect(r.checkInvariants().isEmpty)
+    #expect(!r.node.isTornDown && r.parent === p)
+    #expect(p.checkInvariants().isEmpty)
   }
 
   @Test func idleIsCheckedWhenAQueueOfItsOwnTreeFreesNotAnothersTree_readiness() async throws {

@@ -8,16 +8,22 @@ extension Window {
   /// ``TreeService`` for a value with exactly that method.
   ///
   /// Cancellation or a shutdown requested before the tree was shown (even
-  /// before this call) skips showing it; the window is torn down all the
-  /// same. The teardown itself is not cut short by the cancellation.
+  /// before this call, or while it waited for the window) skips showing it;
+  /// the window is torn down all the same, and so is `root`'s tree (V3, as it
+  /// was never shown: no appearance hooks; ``ViewController/viewDidTearDown()``
+  /// children before parents; its streams end), unless `root` belongs to
+  /// another tree (it has a parent, a presenter or another window), which is
+  /// left alone. The teardown itself is not cut short by the cancellation.
   ///
   /// Throws the errors of ``setRootViewController(_:animated:)`` (for
   /// example ``ContainmentError/hasParent(_:)``), after tearing the window
-  /// down.
+  /// down; then `root` is left as it was.
   public func run(_ root: any ViewController, until shutdown: GracefulShutdown = GracefulShutdown()) async throws {
+    var shown = false
     if !Task.isCancelled, !shutdown.isRequested {
       do {
         try await setRootViewController(root)
+        shown = true
       } catch is CancellationError {
         // Cancelled while waiting for the window: nothing was shown.
       } catch {
@@ -27,5 +33,15 @@ extension Window {
     }
     await shutdown.wait()
     await tearDownInOrder()
+    if !shown { await Self.tearDownUnshown(root) }
+  }
+
+  /// Tears down a tree that `run` was handed but never showed, if it is a
+  /// tree of its own.
+  private static func tearDownUnshown(_ root: any ViewController) async {
+    let own = TreeLock.withLock(root.node) {
+      root.node._parent == nil && root.node._presenting == nil && root.node._window == nil
+    }
+    if own { await root.tearDown() }
   }
 }
