@@ -81,6 +81,10 @@ struct AppearanceMachine: Sendable {
   struct Effects: Sendable, Hashable, Sequence {
     private var first: Effect?
     private var second: Effect?
+    /// The controller's window was released while this transition was under
+    /// way: once its did-hook is delivered, it is off screen (`disappeared`),
+    /// and its stream reports so.
+    private(set) var settlesOffScreen = false
 
     static let none = Effects()
     private init() {}
@@ -96,6 +100,14 @@ struct AppearanceMachine: Sendable {
     func only(_ isIncluded: (Effect) -> Bool) -> Effects {
       var result = Effects()
       for effect in self where isIncluded(effect) { result.append(effect) }
+      result.settlesOffScreen = settlesOffScreen && result.contains(.didAppear)
+      return result
+    }
+
+    /// `self`, marked to leave its controller off screen once delivered.
+    func settlingOffScreen() -> Effects {
+      var result = self
+      result.settlesOffScreen = true
       return result
     }
 
@@ -133,6 +145,9 @@ struct AppearanceMachine: Sendable {
   /// The `animated` flag of the transition under way (did-hooks reuse it).
   private(set) var animated = false
   private var isAppearingDelivered = false
+  /// The window was released during the transition under way: it ends off
+  /// screen (``takenOffScreen()``).
+  private var offScreenWhenSettled = false
 
   /// `beginAppearanceTransition(isAppearing, ...)`.
   ///
@@ -170,9 +185,14 @@ struct AppearanceMachine: Sendable {
 
   /// The window showing the controller was released: at rest and not
   /// disappeared, it becomes `disappeared` with no hook. Returns whether it
-  /// changed; a transition under way (level > 0) is left to finish.
+  /// changed. A transition under way (level > 0) is left to finish: its
+  /// did-hook is still delivered, and then it is `disappeared` too (``end()``).
   mutating func takenOffScreen() -> Bool {
-    guard level == 0, state != .disappeared else { return false }
+    if level > 0 {
+      offScreenWhenSettled = true
+      return false
+    }
+    guard state != .disappeared else { return false }
     state = .disappeared
     return true
   }
@@ -185,9 +205,15 @@ struct AppearanceMachine: Sendable {
     switch state {
     case .appearing:
       let installed = viewInstalled()
-      state = .appeared
-      return installed.followed(by: .didAppear)
+      guard offScreenWhenSettled else {
+        state = .appeared
+        return installed.followed(by: .didAppear)
+      }
+      offScreenWhenSettled = false
+      state = .disappeared
+      return installed.followed(by: .didAppear).settlingOffScreen()
     case .disappearing:
+      offScreenWhenSettled = false
       state = .disappeared
       return Effects(.didDisappear)
     case .appeared, .disappeared:

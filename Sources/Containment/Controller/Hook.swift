@@ -74,6 +74,8 @@ extension ViewController {
         await deliver(hook, in: context)
       }
     }
+    // Its window was released while it appeared: it is off screen now.
+    if effects.settlesOffScreen { node.events.updateReported { $0.appearance = .disappeared } }
   }
 
   /// Delivers the hook if this controller is faulted (skipped and reported)

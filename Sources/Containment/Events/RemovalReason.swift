@@ -24,6 +24,10 @@ public struct RemovalReason: Sendable, Hashable, Codable, CustomStringConvertibl
   public static let faulted = RemovalReason("faulted")
   /// The tree was torn down (V3).
   public static let tornDown = RemovalReason("tornDown")
+  /// The window a presentation was made in was released: the release took
+  /// the presentation off screen, and it ends when its tree is shown in a
+  /// window again.
+  public static let windowReleased = RemovalReason("windowReleased")
 
   public var description: String { name }
 

@@ -99,12 +99,13 @@ public final class Window: @unchecked Sendable {
     }
   }
 
-  /// Under the link lock: what releasing the window that showed `root` does.
-  /// A controller in the middle of a transition (a will-hook delivered, its
-  /// did-hook not yet) is left to finish it.
+  /// Under the link lock: what releasing the window that showed `root` does,
+  /// to its whole tree, presented controllers included. A controller in the
+  /// middle of a transition (a will-hook delivered, its did-hook not yet) is
+  /// left to finish it, and is off screen once it has.
   static func _takeOffScreenWithoutHooks(_ root: any ViewController) {
     root.node._becameRoot()
-    for controller in _preorder(from: root) {
+    for controller in Teardown._stopOrder(from: root).reversed() {
       let node = controller.node
       guard node._appearance.takenOffScreen() else { continue }
       node._isMovingToParent = false
@@ -225,6 +226,7 @@ public final class Window: @unchecked Sendable {
       }
     }
     guard let controller else { return }
+    await endPresentationsOfAReleasedWindow(over: controller, context: context)
     // Hosted before its view loads, so `viewDidLoad` already sees the
     // window's traits and clock (a split controller lays out by them).
     TreeLock.withLock(self, controller.node) {
@@ -242,6 +244,26 @@ public final class Window: @unchecked Sendable {
       pass._begin(AppearancePass._forwardingTargets(in: view), isAppearing: true)
     }
     await pass.deliverAll(in: context)
+  }
+
+  /// Presentations over `root`'s tree were made in a window that has since
+  /// been released (a presentation belongs to the window it was made in,
+  /// §10): they end before the tree is shown again, top first, with no hooks
+  /// (the release took them off screen), each presenter reporting
+  /// `dismissed` with reason ``RemovalReason/windowReleased``.
+  private func endPresentationsOfAReleasedWindow(over root: any ViewController, context: TransactionContext) async {
+    let presented = TreeLock.withLock(root.node) {
+      Teardown._stopOrder(from: root).filter { $0.node._presenting != nil }
+    }
+    // One at a time, so that each presenter's event still reaches the
+    // tree streams of those above it.
+    for controller in presented {
+      guard let ended = TreeLock.withLock(root.node, controller.node, { controller.node._endPresentation() }) else {
+        continue
+      }
+      ended.presenter.emit(
+        .dismissed(controller.node.id, style: ended.style, reason: .windowReleased), transaction: context.id)
+    }
   }
 
   /// Changes the traits and tells every controller of the hosted tree, parent
