@@ -65,8 +65,10 @@ extension World {
 /// removed, `removeFromParent`) and a new one added (`addChild`, view
 /// installed, `didMove`); or only one of them; or the shown child switched
 /// by hand; or a new child added and shown with `transition(from:to:)`.
-/// Replayed on the model as the verbs it ran, and checked to be atomic
-/// (`Checks.checkScopes`).
+/// In one variant the new child, from its `viewDidAppear`, asks to adopt a
+/// spare leaf: a request from a did-hook onto a controller the scope still
+/// owes its `didMove`, which must wait for the scope's end (R2, R6). Replayed on the model as the verbs it ran, and checked
+/// to be atomic (`Checks.checkScopes`).
 struct ScopeKind: OperationKind {
   let name = OperationKindName.scope
   let weight = 5
@@ -77,14 +79,17 @@ struct ScopeKind: OperationKind {
     let old = rng.pick(children.filter { snapshot.installed[$0] }) ?? -1
     let hidden = rng.pick(children.filter { !snapshot.installed[$0] }) ?? -1
     let new = rng.pick(world.scoped.leaves.filter { snapshot.parent[$0] == nil }) ?? -1
-    return Operation(id: id, kind: name, targets: [container, old, hidden, new], variant: rng.below(10))
+    let spare = rng.pick(world.scoped.leaves.filter { snapshot.parent[$0] == nil && $0 != new }) ?? -1
+    return Operation(id: id, kind: name, targets: [container, old, hidden, new, spare], variant: rng.below(11))
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
     let index = operation.targets[0]
     let container = world[index]
-    let (old, hidden, new) = (operation.targets[1], operation.targets[2], operation.targets[3])
+    let (old, hidden, new, spare) = (
+      operation.targets[1], operation.targets[2], operation.targets[3], operation.targets[4]
+    )
     let variant = operation.variant
     let steps = StepLog()
     let members = Locked(ScopeMembers(container: index, before: [], after: []))
@@ -135,7 +140,8 @@ struct ScopeKind: OperationKind {
               await world[new].didMove(toParent: container)
               steps.append(.didMove(child: new, parent: index))
             }
-          case 4:
+          case 4, 10:
+            if variant == 10, new >= 0, spare >= 0 { armAdoption(of: world[spare], by: world[new], run: run) }
             if new >= 0, try await add(new) {
               try await install(new)
               await world[new].didMove(toParent: container)
@@ -172,6 +178,8 @@ struct ScopeKind: OperationKind {
         }
       }
       run.register(handle.id, steps.all, operation: operation.id, scope: members.withLock { $0 })
+      // An action that did not fire now must not fire in someone else's operation.
+      if variant == 10, new >= 0 { world[new].armedDidAppear.withLock { $0 = nil } }
       return failure.withLock { $0 }
     } catch {
       return outcome(of: error)
@@ -279,6 +287,31 @@ extension Checks {
         if reported >= 20 { return }
         break
       }
+    }
+  }
+}
+
+/// Arms `adopter` to ask, from its next `viewDidAppear`, to adopt `spare`
+/// (`addChild`, a request onto `adopter`'s own queue): a nested request from
+/// a did-hook, recorded as an operation of its own.
+private func armAdoption(of spare: StressController, by adopter: StressController, run: Run) {
+  adopter.armedDidAppear.withLock {
+    $0 = {
+      let start = run.now()
+      let nested = Operation(
+        id: run.nextOperationID(), kind: .nested, targets: [adopter.index, spare.index], variant: 0)
+      var result = Outcome.succeeded
+      do {
+        let handle = try await adopter.addChild(spare)
+        run.register(handle.id, [.attach(parent: adopter.index, child: spare.index)], operation: nested.id)
+        run.watch(handle)
+      } catch {
+        result = outcome(of: error)
+      }
+      run.record(
+        OperationRecord(
+          operation: nested, summary: "from viewDidAppear: \(run.describe(nested))", start: start, end: run.now(),
+          outcome: result, nested: true))
     }
   }
 }

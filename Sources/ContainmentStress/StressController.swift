@@ -17,6 +17,10 @@ actor StressController: ViewController {
   nonisolated let armed = Locked<(@Sendable (any ViewController) async -> Void)?>(nil)
   /// Run once, inside the next `viewWillDisappear` (after it is recorded).
   nonisolated let armedDisappear = Locked<(@Sendable () async -> Void)?>(nil)
+  /// Run once, inside the next `viewDidAppear` (after it is recorded): a
+  /// request from a did-hook, which must still wait for what the running
+  /// transaction owes this controller (R2).
+  nonisolated let armedDidAppear = Locked<(@Sendable () async -> Void)?>(nil)
 
   /// Refuses interactive dismissals (P6; PresentationKinds.swift).
   nonisolated let modal = Locked(false)
@@ -40,7 +44,15 @@ actor StressController: ViewController {
   func viewDidLoad() async { record(.viewDidLoad) }
   func viewWillAppear(_ animated: Bool) async { record(.viewWillAppear(animated: animated)) }
   func viewIsAppearing(_ animated: Bool) async { record(.viewIsAppearing(animated: animated)) }
-  func viewDidAppear(_ animated: Bool) async { record(.viewDidAppear(animated: animated)) }
+  func viewDidAppear(_ animated: Bool) async {
+    record(.viewDidAppear(animated: animated))
+    guard
+      let action = armedDidAppear.withLock({ action in
+        defer { action = nil }; return action
+      })
+    else { return }
+    await action()
+  }
   func viewWillDisappear(_ animated: Bool) async {
     record(.viewWillDisappear(animated: animated))
     guard
