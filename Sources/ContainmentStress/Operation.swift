@@ -62,6 +62,9 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   case awaitIdle, hungHook
   // A parent released while its child is read and changed (BulkKinds.swift).
   case orphan
+  // Windows released mid-presentation and mid-animation, services shut down
+  // before they run (WindowKinds.swift).
+  case releasedWindow
 
   /// Kinds that act on the built-in containers.
   var isContainerKind: Bool {

@@ -40,6 +40,7 @@ enum OperationKinds {
     PresentKind(name: .presentFromChild),
     AwaitIdleKind(),
     OrphanKind(),
+    ReleasedWindowKind(),
     HungHookKind(),
   ]
 

@@ -80,7 +80,8 @@ struct Options: Sendable {
                          interactivePop, selectTab, setTabIndex, setTabs, traitFlip, showColumn,
                          selfRemoval, rehome, scope, engine, deepStack, wideContainer,
                          present, dismiss, interactiveDismiss, presentationRoot, presentMisuse,
-                         presentFromChild, awaitIdle, orphan (default: all; per-leaf leaves out
+                         presentFromChild, awaitIdle, orphan, releasedWindow (default: all;
+                         per-leaf leaves out
                          toggleContainer)
       --fault F          plant a fault: skip-queue (the runtime's requests skip the FIFO
                          queue, R1); stuck-hook, leak (self-tests of the watchdog and

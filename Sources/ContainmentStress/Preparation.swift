@@ -98,7 +98,7 @@ extension World {
       break  // on the supervised tree, outside the model
     case .awaitIdle:
       break  // it changes nothing
-    case .orphan:
+    case .orphan, .releasedWindow:
       break  // on controllers of its own
     case .present, .dismiss, .interactiveDismiss, .presentationRoot, .presentMisuse, .presentFromChild:
       break  // on the chains they find (the quiescent point's presentations are restored)
