@@ -368,4 +368,80 @@ struct DidHookRequestTests {
     withExtendedLifetime(window) {}
     #expect(m.checkInvariants().isEmpty)
   }
+
+  /// A navigation delegate is user code the transaction calls like a hook:
+  /// its request onto the controller being shown waits for the push.
+  @Test func requestFromADelegateCallbackWaitsForTheTransaction_N8_R2() async throws {
+    let f = Fixture()
+    let a = f.controller("A"), b = f.controller("B"), g = f.controller("G")
+    let window = makeWindow(clock: ManualClock())
+    let nav = try await f.onScreenNavigation([a], in: window)
+    let delegate = RequestingNavigationDelegate(log: f.log) { shown in try await shown.addChild(g) }
+    nav.delegate = delegate
+    try await nav.push(b, animated: false)
+    try await delegate.finished()
+    #expect(
+      f.log.take() == [
+        "B.willMove(Nav)", "B.viewDidLoad", "D.willShow(B)", "queued complete=false", "A.viewWillDisappear",
+        "B.viewWillAppear", "B.viewIsAppearing", "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)",
+        "D.didShow(B)", "G.willMove(B)",
+      ])
+    #expect(nav.checkInvariants().isEmpty)
+  }
+
+  /// A teardown hook's request onto its own, torn-down controller is
+  /// refused (§8), not queued: nothing is left to run it on.
+  @Test func requestFromATeardownHookIsRefused_V3() async throws {
+    let f = Fixture()
+    let p = f.controller("P"), c = f.controller("C"), g = f.controller("G")
+    let window = try await f.onScreen(p)
+    try await f.install(c, in: p)
+    _ = await arm(c, on: "viewDidTearDown", log: f.log) { try await c.addChild(g) }
+    try await window.tearDown()
+    #expect(
+      f.log.take() == [
+        "P.viewWillDisappear", "C.viewWillDisappear", "P.viewDidDisappear", "C.viewDidDisappear",
+        "C.viewDidTearDown", "refused \(ContainmentError.tornDown(c.node.id))", "P.viewDidTearDown",
+      ])
+    #expect(g.parent == nil && c.children.isEmpty)
+  }
+}
+
+/// A navigation delegate whose first `willShow` asks the controller being
+/// shown for a change, and logs both callbacks.
+private actor RequestingNavigationDelegate: NavigationControllerDelegate {
+  let log: HookLog
+  let request: @Sendable (any ViewController) async throws -> TransactionHandle<Void>
+  private var handle: TransactionHandle<Void>?
+
+  init(log: HookLog, request: @escaping @Sendable (any ViewController) async throws -> TransactionHandle<Void>) {
+    self.log = log
+    self.request = request
+  }
+
+  func navigationController(
+    _ navigationController: NavigationController, willShow viewController: any ViewController, animated: Bool
+  ) async {
+    log.append("D.willShow(\(viewController.node.name))")
+    guard handle == nil else { return }
+    do {
+      let queued = try await request(viewController)
+      log.append("queued complete=\(queued.isComplete)")
+      handle = queued
+    } catch {
+      log.append("refused \(error)")
+    }
+  }
+
+  func navigationController(
+    _ navigationController: NavigationController, didShow viewController: any ViewController, animated: Bool
+  ) async {
+    log.append("D.didShow(\(viewController.node.name))")
+  }
+
+  /// Waits for the request's outcome; fails the test if it was never made.
+  func finished() async throws {
+    let handle = try #require(handle, "willShow never ran")
+    try await handle.value
+  }
 }
