@@ -50,7 +50,8 @@ enum TimelineFormat {
       animated ? "animated" : ""
     case .traitCollectionDidChange(let traits): "\(traits)"
     case .hookTimedOut(let hook, let deadline): "hook=\(hook) deadline=\(deadline)"
-    case .hookSkipped(let hook): "hook=\(hook)"
+    case .hookSkipped(let hook), .hookAbandoned(let hook): "hook=\(hook)"
+    case .hookStalled(let hook, let after): "hook=\(hook) after=\(after)"
     case .viewDidLoad, .viewDidTearDown, .lagged, .terminated: ""
     }
   }

@@ -61,6 +61,12 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
   /// Awaiting the outcome of a request from inside the transaction it is queued
   /// behind would wait forever; the runtime refuses instead (R2).
   case awaitingOwnTransaction(TransactionID)
+  /// The runtime stopped waiting for the controller's code named `call` (a
+  /// transaction scope's body): it ran past its environment's
+  /// ``ContainmentEnvironment/hookDeadline`` or a teardown abandoned it, or
+  /// the controller was already faulted and its code is no longer called
+  /// (V1, V3). The controller is faulted.
+  case userCodeAbandoned(ControllerID, call: String)
 
   /// A readable description.
   public var description: String {
@@ -95,6 +101,7 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
     case .notADismissibleSheet(let id): "\(id) is not a sheet on top of its presentation chain"
     case .awaitingOwnTransaction(let id):
       "awaiting transaction \(id) from inside the transaction it is queued behind would never finish"
+    case .userCodeAbandoned(let id, let call): "\(call) of \(id) was abandoned: the controller is faulted"
     }
   }
 }

@@ -97,7 +97,8 @@ extension ViewController {
       }
       await pass.deliverWill(in: context)
       await pass.deliverIsAppearing(in: context)
-      let interrupted = await Self.animate(for: duration, on: environment, animations: animations, bodyOf: context)
+      let interrupted = await Self.animate(
+        for: duration, on: environment, animations: animations, of: self, bodyOf: context)
       await pass.deliverDid(in: context)
       node.emit(.batchCommitted(disappearing: disappearing, appearing: appearing), transaction: context.id)
       return interrupted || Task.isCancelled ? .interrupted : .completed

@@ -148,7 +148,7 @@ struct AppearancePass: Sendable {
   private nonisolated(nonsending) static func asHooks(
     of context: TransactionContext?, _ body: nonisolated(nonsending) () async -> Void
   ) async {
-    if let context { await context.runHook(body) } else { await body() }
+    if let context { await context.withHookBinding(body) } else { await body() }
   }
 
   /// Will, is-appearing and did, with nothing in between.

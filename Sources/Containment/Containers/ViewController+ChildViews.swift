@@ -46,12 +46,4 @@ extension ViewController {
     childView._unlink()
   }
 
-  /// Asks `call` (a delegate method: user code) inside `context`, marked as a
-  /// hook so that requests it makes to this container are queued behind the
-  /// running transaction (R2) instead of running inside it.
-  nonisolated(nonsending) func askDelegate<R: Sendable>(
-    in context: TransactionContext, _ call: nonisolated(nonsending) () async -> R
-  ) async -> R {
-    await context.runHook(call)
-  }
 }

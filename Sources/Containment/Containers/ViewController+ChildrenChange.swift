@@ -136,7 +136,9 @@ extension ViewController {
         .transitionBegan(from: announcement.from?.node.id, to: announcement.to?.node.id, options: []),
         transaction: context.id)
       if let willShow, let to = announcement.to {
-        await askDelegate(in: context) { await willShow(to, animated) }
+        await Gateway.call(UserCall("willShow", of: self), in: context, ifAbandoned: {}) {
+          await willShow(to, animated)
+        }
       }
     }
     await pass.deliverWill(in: context)
@@ -162,7 +164,7 @@ extension ViewController {
         .transitionEnded(from: announcement.from?.node.id, to: announcement.to?.node.id, outcome: outcome),
         transaction: context.id)
       if let didShow, let to = announcement.to {
-        await askDelegate(in: context) { await didShow(to, animated) }
+        await Gateway.call(UserCall("didShow", of: self), in: context, ifAbandoned: {}) { await didShow(to, animated) }
       }
     }
     return ChildrenChangeResult(removed: decision.removed, added: decision.added, outcome: outcome)

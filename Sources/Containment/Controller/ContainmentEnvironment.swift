@@ -1,7 +1,9 @@
 /// What a tree takes from outside: the clock every wait (animations,
 /// timeouts) goes through (T3), how long a teardown waits for its
-/// stop hooks (V3), how long one hook may run and what happens to a
-/// controller whose hook does not return in time (V1, V2). Set it on a
+/// stop hooks and for the calls still running when it starts (V3), how long
+/// one call into user code may run and what happens to a controller whose
+/// code does not return in time (V1, V2), and when a long call is reported
+/// (V6). Set it on a
 /// ``Window`` or on a controller (``ViewController/environment``): a
 /// controller uses the nearest one set on itself, an ancestor, its presenter
 /// or its window, and the default is `ContinuousClock` with no deadlines.
@@ -17,28 +19,40 @@ public struct ContainmentEnvironment: Sendable {
   /// What happens to a controller once faulted (V2). Default:
   /// ``FaultPolicy/isolate``.
   public let faultPolicy: FaultPolicy
+  /// After how much of its own time a call into user code is reported with
+  /// a `hookStalled` event, and again after each further interval; nil (the
+  /// default): never. Nothing is cancelled (V6).
+  public let stallWarning: Duration?
   private let epoch: @Sendable () -> Duration
   private let sleeper: @Sendable (Duration) async throws -> Void
 
   /// Uses `clock` for every wait and timestamp of the tree, `teardown` for
-  /// its teardown's deadlines, `hookDeadline` to bound each hook (nil: no
-  /// bound) and `faultPolicy` for the controllers whose hooks miss it.
+  /// its teardown's deadlines, `hookDeadline` to bound each call into user
+  /// code (nil: no bound), `faultPolicy` for the controllers whose code
+  /// misses it, and `stallWarning` to report long calls (nil: never).
   public init<C: Clock<Duration>>(
     clock: C, teardown: TeardownPolicy = .waitForever, hookDeadline: Duration? = nil,
-    faultPolicy: FaultPolicy = .isolate
+    faultPolicy: FaultPolicy = .isolate, stallWarning: Duration? = nil
   ) {
     self.clock = clock
     self.teardown = teardown
     self.hookDeadline = hookDeadline
     self.faultPolicy = faultPolicy
-    if hookDeadline != nil { HookSupervision.activate() }
+    self.stallWarning = stallWarning.flatMap { $0 > .zero ? $0 : nil }
     let start = clock.now
     self.epoch = { start.duration(to: clock.now) }
     self.sleeper = { duration in try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil) }
+    if supervises { Gateway.activate() }
   }
 
   /// The continuous clock.
   public static let `default` = ContainmentEnvironment(clock: ContinuousClock())
+
+  /// Whether calls into user code under this environment are supervised: a
+  /// deadline, stall reports, or a teardown that can cancel and abandon them.
+  var supervises: Bool {
+    hookDeadline != nil || stallWarning != nil || teardown.graceful != nil || teardown.abandonAfter != nil
+  }
 
   /// Time since this environment was made, on its clock: event timestamps.
   public func elapsed() -> Duration { epoch() }

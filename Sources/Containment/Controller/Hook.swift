@@ -39,23 +39,26 @@ enum Hook: Sendable {
 }
 
 extension ViewController {
-  /// Emits the hook's event, then runs the hook on this controller's actor.
-  /// Inside a transaction the hook runs marked as "in a hook", so requests it
-  /// makes are nested requests (R2).
+  /// Emits the hook's event, then runs the hook on this controller's actor,
+  /// through the gateway for user code (``Gateway``). Inside a transaction
+  /// the hook runs marked as "in a hook", so requests it makes are nested
+  /// requests (R2), and the controller counts as engaged in the transaction
+  /// until it ends (``Engagement``).
   ///
-  /// With a hook deadline in the controller's environment, the hook runs in
-  /// a task of its own, raced against the deadline on the tree's clock
-  /// (V1): past it, this returns as if the hook had, and the controller is
-  /// faulted; a faulted controller's hooks are skipped and reported.
+  /// Supervised (a deadline, stall reports or a teardown policy in the
+  /// controller's environment), a faulted controller's hooks are skipped and
+  /// reported, and a hook no longer waited for returns as if it had.
   nonisolated(nonsending) func deliver(_ hook: Hook, in context: TransactionContext?) async {
     // The transaction may owe this controller more hooks: requests touching
     // it are queued behind the transaction until it ends (R2).
     if let context { node.engagement.engage(in: context.id) }
-    // Out of line, so that the common path's frame stays small.
-    if HookSupervision.isActive, await deliverSupervised(hook, in: context) { return }
+    if Gateway.isActive {
+      let call = UserCall(hook.event.name, of: self)
+      return await Gateway.call(call, in: context, announcing: hook.event, ifAbandoned: {}) { await self.invoke(hook) }
+    }
     node.emit(hook.event, transaction: context?.id)
     // The common case (the engine's own context, or none) calls the hook
-    // directly: no closure and no frame of `runHook` per hook.
+    // directly: no closure and no frame per hook.
     if let binding = context?.hookBindingNeeded() {
       await TransactionContext.$current.withValue(binding) { await self.invoke(hook) }
     } else {
@@ -76,41 +79,6 @@ extension ViewController {
     }
     // Its window was released while it appeared: it is off screen now.
     if effects.settlesOffScreen { node.events.updateReported { $0.appearance = .disappeared } }
-  }
-
-  /// Delivers the hook if this controller is faulted (skipped and reported)
-  /// or its environment bounds hooks (V1): the hook is waited for at most
-  /// the deadline; past it, this controller is faulted and handed to the
-  /// environment's fault policy. Returns false, having done nothing, when
-  /// neither applies.
-  private nonisolated func deliverSupervised(_ hook: Hook, in context: TransactionContext?) async -> Bool {
-    let (faulted, environment) = TreeLock.withLock(node) { (node._isFaulted, node._resolvedEnvironment()) }
-    if faulted {
-      node.emit(.hookSkipped(hook: hook.event.name), transaction: context?.id)
-      return true
-    }
-    guard let deadline = environment.hookDeadline else { return false }
-    node.emit(hook.event, transaction: context?.id)
-    // Unstructured on purpose: a hook past its deadline is abandoned, and a
-    // child task could not be (its scope would wait for it). It inherits the
-    // caller's priority and task-locals; the caller's cancellation reaches it.
-    let work = Task {
-      if let context { await context.runHook { await self.invoke(hook) } } else { await self.invoke(hook) }
-    }
-    let inTime = await withTaskCancellationHandler {
-      await Deadline.finishes(work, within: deadline, on: environment)
-    } onCancel: {
-      work.cancel()
-    }
-    if inTime { return true }
-    let first = TreeLock.withLock(node) { () -> Bool in
-      defer { node._isFaulted = true }
-      return !node._isFaulted
-    }
-    guard first else { return true }
-    node.emit(.hookTimedOut(hook: hook.event.name, deadline: deadline), transaction: context?.id)
-    await HookSupervision.faulted(self, policy: environment.faultPolicy, context: context)
-    return true
   }
 
   private func invoke(_ hook: Hook) async {

@@ -45,11 +45,10 @@ extension ViewController {
         for observer in observers { observer.resume() }
       }
     case .load:
-      let view: View
-      if let context {
-        view = await context.runHook { await self.loadView() }
-      } else {
-        view = await self.loadView()
+      // A `loadView` no longer waited for leaves a plain view (and the
+      // controller faulted).
+      let view = await Gateway.call(UserCall("loadView", of: self), in: context, ifAbandoned: { View() }) {
+        await self.loadView()
       }
       TreeLock.withLock(node, view) {
         TreeLock._join(view, into: node.linkDomain)

@@ -51,6 +51,17 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
     /// The hook named `hook` was not called, because the controller is
     /// faulted (V1). Its appearance bookkeeping moved on as if it had run.
     case hookSkipped(hook: String)
+    /// The call into this controller's code named `hook` has run for
+    /// `after` of its own time (time spent in hooks the runtime delivered to
+    /// other controllers meanwhile does not count) past its environment's
+    /// ``ContainmentEnvironment/stallWarning``; emitted again after each
+    /// further interval. Nothing else changes (V6).
+    case hookStalled(hook: String, after: Duration)
+    /// A teardown stopped waiting for the call named `hook`, which was still
+    /// running when the teardown's ``TeardownPolicy`` ran out (cancelled after
+    /// `graceful`, abandoned after `abandonAfter`): the controller is
+    /// faulted (V3).
+    case hookAbandoned(hook: String)
   }
 
   /// The controller the event is about.
@@ -123,6 +134,8 @@ extension LifecycleEvent.Kind {
     case .terminated: "terminated"
     case .hookTimedOut: "hookTimedOut"
     case .hookSkipped: "hookSkipped"
+    case .hookStalled: "hookStalled"
+    case .hookAbandoned: "hookAbandoned"
     }
   }
 }

@@ -72,11 +72,15 @@ extension ViewController {
     }
     var refused = isModalInPresentation
     if !refused, let delegate {
-      refused = await !askDelegate(in: context) { await delegate.presentationControllerShouldDismiss(self) }
+      refused = await !Gateway.call(
+        UserCall("presentationControllerShouldDismiss(_:)", of: self), in: context, ifAbandoned: { true }
+      ) { await delegate.presentationControllerShouldDismiss(self) }
     }
     if refused {
       if let delegate {
-        await askDelegate(in: context) { await delegate.presentationControllerDidAttemptToDismiss(self) }
+        await Gateway.call(
+          UserCall("presentationControllerDidAttemptToDismiss(_:)", of: self), in: context, ifAbandoned: {}
+        ) { await delegate.presentationControllerDidAttemptToDismiss(self) }
       }
       return .cancelled
     }
@@ -90,10 +94,17 @@ extension ViewController {
       return (node._resolvedEnvironment(), onScreen)
     }
     await start.deliverWill(in: context)
-    if let delegate { await askDelegate(in: context) { await delegate.presentationControllerWillDismiss(self) } }
+    if let delegate {
+      await Gateway.call(UserCall("presentationControllerWillDismiss(_:)", of: self), in: context, ifAbandoned: {}) {
+        await delegate.presentationControllerWillDismiss(self)
+      }
+    }
 
     let progress = InteractiveDismissalProgress(presented: self)
-    let decision = await context.runHook { await Result(catching: { try await driver(progress) }) }
+    // A driver no longer waited for cancels the gesture.
+    let decision = await Gateway.call(
+      UserCall("interactiveDismiss driver", of: self), in: context, ifAbandoned: { .success(.cancel) }
+    ) { await Result(catching: { try await driver(progress) }) }
     let finishes = (try? decision.get()) == .finish
     let remaining = finishes ? 1 - progress.percentComplete : progress.percentComplete
     let interrupted = await Self.animate(for: presentationDuration * remaining, on: environment, animations: nil)
@@ -111,7 +122,11 @@ extension ViewController {
       if let ended {
         ended.presenter.emit(.dismissed(node.id, style: ended.style, reason: .dismissed), transaction: context.id)
       }
-      if let delegate { await askDelegate(in: context) { await delegate.presentationControllerDidDismiss(self) } }
+      if let delegate {
+        await Gateway.call(UserCall("presentationControllerDidDismiss(_:)", of: self), in: context, ifAbandoned: {}) {
+          await delegate.presentationControllerDidDismiss(self)
+        }
+      }
       return interrupted || Task.isCancelled ? .interrupted : .completed
     }
     var back = AppearancePass(animated: true)

@@ -1,19 +1,6 @@
-import Synchronization
-
-/// Hook deadlines and fault policies (V1, V2).
-///
-/// A hook is bounded only when its controller's environment sets a
-/// ``ContainmentEnvironment/hookDeadline``. Until some environment in the
-/// process does, hooks are delivered exactly as before: one relaxed atomic
-/// load is the whole cost of this feature.
+/// Fault policies (V2): what happens to a controller the gateway for user
+/// code (``Gateway``) faulted.
 enum HookSupervision {
-  private static let active = Atomic<Bool>(false)
-
-  /// True once an environment with a hook deadline was made.
-  static var isActive: Bool { active.load(ordering: .relaxed) }
-
-  static func activate() { active.store(true, ordering: .relaxed) }
-
   /// What a faulted controller's policy does, run once the transaction that
   /// saw the fault has ended (`context`'s deferred requests), or at once
   /// when the hook ran outside any transaction. Never waits for a queue: the

@@ -112,15 +112,15 @@ final class TransactionContext: Sendable {
     enteringHook().deferred.takeAll()
   }
 
-  /// Runs `body` with this context as the task's current transaction, marked
-  /// as being inside a hook.
+  /// Runs `body` (hooks, or the runtime's code that delivers hooks) with this
+  /// context as the task's current transaction, marked as being inside a hook.
   /// The engine context's task is bound that way for the whole transaction
   /// (`Transaction.run`), so with it this neither reads nor binds the
   /// task-local; with the others it binds unless the task already is (a
   /// scope's body, a supervised hook's own task). Reading a task-local costs
   /// a walk of the task's bindings; binding one, an allocation and the task's
   /// status lock.
-  nonisolated(nonsending) func runHook<R: Sendable>(_ body: nonisolated(nonsending) () async -> R) async -> R {
+  nonisolated(nonsending) func withHookBinding<R: Sendable>(_ body: nonisolated(nonsending) () async -> R) async -> R {
     guard let binding = hookBindingNeeded() else { return await body() }
     return await TransactionContext.$current.withValue(binding) { await body() }
   }

@@ -61,7 +61,9 @@ extension ViewController {
       // A torn-down container starts no scope (§8): the verbs' own
       // checks let a transaction's body finish what it started.
       if self.node.isTornDown { throw ContainmentError.tornDown(self.node.id) }
-      return try await context.runAsBody { try await body(TransactionScope(id: context.id)) }
+      return try await Gateway.callThrowing(UserCall("withTransaction", of: self, as: .body), in: context) {
+        try await body(TransactionScope(id: context.id))
+      }
     }
   }
 }

@@ -73,7 +73,8 @@ extension ViewController {
     node.emit(.transitionBegan(from: from.node.id, to: to.node.id, options: options), transaction: context.id)
     await pass.deliverWill(in: context)
     await pass.deliverIsAppearing(in: context)
-    let interrupted = await Self.animate(for: duration, on: environment, animations: animations, bodyOf: context)
+    let interrupted = await Self.animate(
+      for: duration, on: environment, animations: animations, of: self, bodyOf: context)
     TreeLock.withLock(node) { from.node._view?._unlink() }
     await pass.deliverDid(in: context)
     let outcome: TransitionOutcome = interrupted || Task.isCancelled ? .interrupted : .completed
@@ -94,22 +95,25 @@ extension ViewController {
     if let toView = to.node._view, toView._superview != nil { throw ContainmentError.viewAlreadyInstalled(to.node.id) }
   }
 
-  /// Runs `animations` as a child task while waiting `duration` on the clock,
-  /// as part of the body of `context` (user code, bound as the body, see
-  /// ``TransactionContext/runAsBody(_:)``). Returns true if the wait was cut
-  /// short by cancellation.
+  /// Runs `animations` (`owner`'s user code, through the ``Gateway``, as
+  /// part of the body of `context`: see ``TransactionContext/runAsBody(_:)``)
+  /// as a child task while waiting `duration` on the clock. Returns true if
+  /// the wait was cut short by cancellation.
   nonisolated(nonsending) static func animate(
     for duration: Duration,
     on environment: ContainmentEnvironment,
     animations: (@Sendable () async -> Void)?,
+    of owner: (any ViewController)? = nil,
     bodyOf context: TransactionContext? = nil
   ) async -> Bool {
     // Nothing to run and nothing to wait for: no task group, no child task.
     if duration <= .zero, animations == nil { return false }
     return await withTaskGroup(of: Bool.self) { group in
-      if let animations {
+      if let animations, let owner {
         group.addTask {
-          if let context { await context.runAsBody(animations) } else { await animations() }
+          await Gateway.call(UserCall("animations", of: owner, as: .body), in: context, ifAbandoned: {}) {
+            await animations()
+          }
           return false
         }
       }

@@ -24,6 +24,9 @@ public final class Window: @unchecked Sendable {
 
   /// The link domain guarding ``Links`` (``TreeLock``).
   let domain: Atomic<Int>
+  /// The supervised calls into user code running in this window's tree,
+  /// which its teardown escalates (``Gateway``).
+  let runningCalls = RunningCalls()
 
   // MARK: Guarded by TreeLock
 
@@ -311,6 +314,12 @@ public final class Window: @unchecked Sendable {
 
   /// ``tearDown()``, which cannot fail.
   func tearDownInOrder() async {
+    // The calls into user code running in the tree now (and those that
+    // start before the stop phase) are cancelled and abandoned as the
+    // policy says, so that the transactions ahead of the teardown end (V3).
+    if Gateway.isActive {
+      runningCalls.beginTeardown(TreeLock.withLock(self) { _environment.teardown })
+    }
     if TransactionContext.current != nil {
       await runTeardown()
     } else {
@@ -333,6 +342,8 @@ public final class Window: @unchecked Sendable {
         for controller in stopping { controller.node._isTornDown = true }
         return self._environment
       }
+      // The stop hooks have their own escalation.
+      self.runningCalls.stopEscalating()
       await Teardown.stop(stopping, policy: environment.teardown, environment: environment, context: context)
     }
   }

@@ -18,9 +18,8 @@ extension ViewController {
       return node._parent
     }
     guard let parent else { return }
-    if let context = TransactionContext.current?.innermostRunning {
-      await context.runHook { await parent.preferredContentSizeDidChange(forChild: self) }
-    } else {
+    let context = TransactionContext.current?.innermostRunning
+    await Gateway.call(UserCall("preferredContentSizeDidChange(forChild:)", of: parent), in: context, ifAbandoned: {}) {
       await parent.preferredContentSizeDidChange(forChild: self)
     }
   }

@@ -86,7 +86,8 @@ extension NavigationController {
     }
     node.emit(.transitionBegan(from: popping.node.id, to: revealing.node.id, options: []), transaction: context.id)
     if let delegate = currentDelegate() {
-      await askDelegate(in: context) {
+      await Gateway.call(UserCall("navigationController(_:willShow:animated:)", of: self), in: context, ifAbandoned: {})
+      {
         await delegate.navigationController(self, willShow: revealing, animated: true)
       }
     }
@@ -94,7 +95,10 @@ extension NavigationController {
     await start.deliverIsAppearing(in: context)
 
     let progress = InteractivePopProgress(popping: popping, revealing: revealing)
-    let decision = await context.runHook { await Result(catching: { try await driver(progress) }) }
+    // A driver no longer waited for cancels the gesture.
+    let decision = await Gateway.call(
+      UserCall("interactivePop driver", of: self), in: context, ifAbandoned: { .success(.cancel) }
+    ) { await Result(catching: { try await driver(progress) }) }
     let finishes = (try? decision.get()) == .finish
     let remaining = finishes ? 1 - progress.percentComplete : progress.percentComplete
     var interrupted = false
@@ -123,7 +127,10 @@ extension NavigationController {
     }
     node.emit(.transitionEnded(from: popping.node.id, to: revealing.node.id, outcome: outcome), transaction: context.id)
     if let delegate = currentDelegate() {
-      await askDelegate(in: context) { await delegate.navigationController(self, didShow: shown, animated: true) }
+      await Gateway.call(UserCall("navigationController(_:didShow:animated:)", of: self), in: context, ifAbandoned: {})
+      {
+        await delegate.navigationController(self, didShow: shown, animated: true)
+      }
     }
     if case .failure(let error) = decision { throw error }
     return outcome

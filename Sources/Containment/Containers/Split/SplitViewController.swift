@@ -221,9 +221,10 @@ public actor SplitViewController: ViewController {
     if reading.compact, reading.wasCollapsed != true, requested == nil {
       shown = .primary
       if let delegate = reading.delegate {
-        shown = await askDelegate(in: context) {
-          await delegate.splitViewController(self, topColumnForCollapsingToProposedTopColumn: .primary)
-        }
+        shown = await Gateway.call(
+          UserCall("splitViewController(_:topColumnForCollapsingToProposedTopColumn:)", of: self), in: context,
+          ifAbandoned: { .primary }
+        ) { await delegate.splitViewController(self, topColumnForCollapsingToProposedTopColumn: .primary) }
       }
     }
     let shownController = shown == .primary ? reading.primary : reading.secondary
@@ -268,7 +269,8 @@ public actor SplitViewController: ViewController {
     guard let wasCollapsed = reading.wasCollapsed, wasCollapsed != reading.compact,
       let delegate = TreeLock.withLock(node, { state._value.delegate })
     else { return }
-    await askDelegate(in: context) {
+    let name = reading.compact ? "splitViewControllerDidCollapse(_:)" : "splitViewControllerDidExpand(_:)"
+    await Gateway.call(UserCall(name, of: self), in: context, ifAbandoned: {}) {
       if reading.compact {
         await delegate.splitViewControllerDidCollapse(self)
       } else {

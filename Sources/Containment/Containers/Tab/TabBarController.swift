@@ -115,14 +115,17 @@ public actor TabBarController: ViewController {
         (try self._tab(at: index), self.state._value.delegate)
       }
       if let delegate {
-        let allowed = await self.askDelegate(in: context) {
-          await delegate.tabBarController(self, shouldSelect: candidate)
-        }
+        // A delegate no longer waited for does not veto the selection.
+        let allowed = await Gateway.call(
+          UserCall("tabBarController(_:shouldSelect:)", of: self), in: context, ifAbandoned: { true }
+        ) { await delegate.tabBarController(self, shouldSelect: candidate) }
         guard allowed else { return false }
       }
       try await self.switchSelection(to: candidate, context: context)
       if let delegate {
-        await self.askDelegate(in: context) { await delegate.tabBarController(self, didSelect: candidate) }
+        await Gateway.call(UserCall("tabBarController(_:didSelect:)", of: self), in: context, ifAbandoned: {}) {
+          await delegate.tabBarController(self, didSelect: candidate)
+        }
       }
       return true
     }
