@@ -12,6 +12,7 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "ContainmentServiceLifecycle", targets: ["ContainmentServiceLifecycle"]),
+    .executable(name: "containment-service-demo", targets: ["ContainmentServiceDemo"]),
   ],
   dependencies: [
     .package(name: "Containment", path: "../.."),
@@ -22,6 +23,16 @@ let package = Package(
     .target(
       name: "ContainmentServiceLifecycle",
       dependencies: [
+        .product(name: "Containment", package: "Containment"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      swiftSettings: strict
+    ),
+    .executableTarget(
+      name: "ContainmentServiceDemo",
+      dependencies: [
+        "ContainmentServiceLifecycle",
         .product(name: "Containment", package: "Containment"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
