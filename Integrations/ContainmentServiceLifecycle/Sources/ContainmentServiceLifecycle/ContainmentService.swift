@@ -70,28 +70,46 @@ public struct ContainmentService: Service, CustomStringConvertible {
   ///   the cancellation: the tree's ``TeardownPolicy`` bounds it. Give the
   ///   group a `maximumCancellationDuration` longer than that policy's
   ///   `graceful + abandonAfter`, or the group stops the process first.
+  /// - A teardown that the service did not ask for — the tree's
+  ///   ``FaultPolicy/tearDownTree`` after a hook missed its deadline, or
+  ///   ``Window/tearDown()`` — ends the run too, with
+  ///   ``ContainmentServiceError/treeTornDown(_:)``: a service without a tree
+  ///   does not keep running. The group's `failureTerminationBehavior`
+  ///   decides what follows (by default, it cancels the other services).
   /// - With a logger, it then waits until the tree's events are all logged.
   ///
   /// Throws ``ContainmentServiceError/alreadyStarted`` if called a second
-  /// time, and the errors of ``Window/run(_:until:)`` (for example
+  /// time, ``ContainmentServiceError/treeTornDown(_:)`` as above, and the
+  /// errors of ``Window/run(_:until:)`` (for example
   /// ``ContainmentError/hasParent(_:)`` if the root is some container's
   /// child), after tearing the window down.
   public func run() async throws {
     try phase.start()
     defer { phase.finish() }
     async let logged: Void? = eventLog?.run()
-    try await withTaskCancellationHandler {
-      try await withGracefulShutdownHandler {
-        try await tree.run()
-      } onGracefulShutdown: { [tree, phase] in
-        phase.stop()
+    try await withThrowingTaskGroup(of: Void.self) { [tree, phase] group in
+      group.addTask {
+        // A tree torn down while running, with no shutdown asked for (fault
+        // policy, `Window.tearDown()`), ends the run.
+        guard (try? await tree.root.waitUntil(.tornDown)) != nil, !tree.shutdown.isRequested, phase.treeTornDown()
+        else { return }
         tree.shutdownGracefully()
       }
-    } onCancel: { [phase] in
-      phase.stop()
+      defer { group.cancelAll() }
+      try await withTaskCancellationHandler {
+        try await withGracefulShutdownHandler {
+          try await tree.run()
+        } onGracefulShutdown: {
+          phase.stop()
+          tree.shutdownGracefully()
+        }
+      } onCancel: {
+        phase.stop()
+      }
     }
     // Ends with the root's `terminated`: the teardown ended every stream.
     _ = await logged
+    if phase.isTreeTornDown { throw ContainmentServiceError.treeTornDown(tree.root.node.id) }
   }
 
   /// Waits until ``run()`` has shown the tree and the tree is idle: the

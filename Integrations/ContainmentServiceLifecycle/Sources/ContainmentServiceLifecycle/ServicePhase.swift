@@ -15,13 +15,16 @@ final class ServicePhase: Sendable {
     case running
     /// A graceful shutdown or a cancellation was asked for while running.
     case stopping
+    /// The tree was torn down while running, by something else than the
+    /// service (its fault policy, or `Window.tearDown()`).
+    case treeTornDown
     /// ``ContainmentService/run()`` has returned or thrown.
     case finished
 
     var isStopped: Bool {
       switch self {
       case .initial, .running: false
-      case .stopRequested, .stopping, .finished: true
+      case .stopRequested, .stopping, .treeTornDown, .finished: true
       }
     }
   }
@@ -63,7 +66,7 @@ final class ServicePhase: Sendable {
       switch state.phase {
       case .initial: state.phase = .running
       case .stopRequested: state.phase = .stopping
-      case .running, .stopping, .finished: return false
+      case .running, .stopping, .treeTornDown, .finished: return false
       }
       return true
     }
@@ -76,11 +79,25 @@ final class ServicePhase: Sendable {
       switch state.phase {
       case .initial: state.enter(.stopRequested)
       case .running: state.enter(.stopping)
-      case .stopRequested, .stopping, .finished: []
+      case .stopRequested, .stopping, .treeTornDown, .finished: []
       }
     }
     for continuation in resumed { continuation.resume() }
   }
+
+  /// The tree's streams ended. Returns true if the service was running (no
+  /// stop asked for): the tree was torn down by something else.
+  func treeTornDown() -> Bool {
+    let (wasRunning, resumed) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+      guard state.phase == .running else { return (false, []) }
+      return (true, state.enter(.treeTornDown))
+    }
+    for continuation in resumed { continuation.resume() }
+    return wasRunning
+  }
+
+  /// Whether the tree was torn down by something else than the service.
+  var isTreeTornDown: Bool { state.withLock { $0.phase == .treeTornDown } }
 
   /// ``ContainmentService/run()`` has returned or thrown.
   func finish() {

@@ -140,3 +140,56 @@ struct ServiceGroupShutdownTests {
     }
   }
 }
+
+/// A tree torn down by the runtime while its service runs ends the service
+/// with an error, which its `ServiceGroup` escalates.
+@Suite(.timeLimit(.minutes(1)))
+struct TreeTornDownTests {
+  @Test func aTreeTornDownByItsFaultPolicyEndsTheServiceAndTheGroup_V2() async throws {
+    let log = HookLog()
+    let r = RecordingController("R", log: log)
+    let a = RecordingController("A", log: log)
+    try await RecordedTree.embed(a, in: r)
+    _ = log.take()
+    let clock = ManualClock()
+    let window = Window(
+      environment: ContainmentEnvironment(clock: clock, hookDeadline: .seconds(1), faultPolicy: .tearDownTree))
+    let gate = Gate()
+    await a.setOnHook { hook in if hook == "viewWillAppear" { await gate.wait() } }
+    let service = ContainmentService(window: window, root: r)
+    let group = ServiceGroup(services: [service], logger: .silent)
+    let running = Task { try await group.run() }
+    await gate.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)  // A's viewWillAppear deadline: A faults, the tree is torn down.
+    clock.advance(by: .seconds(1))
+    await #expect(throws: ContainmentServiceError.treeTornDown(r.node.id)) { try await running.value }
+    gate.open()
+    // A is faulted: its hooks are skipped.
+    #expect(
+      log.take() == [
+        "R.viewWillAppear", "A.viewWillAppear", "R.viewIsAppearing", "R.viewDidAppear",
+        "R.viewWillDisappear", "R.viewDidDisappear", "R.viewDidTearDown",
+      ])
+  }
+
+  @Test func aShutdownRequestedThroughTheTreeServiceIsNotAnError() async throws {
+    let tree = try await RecordedTree()
+    let service = ContainmentService(window: Window(), root: tree.r)
+    let running = Task { try await service.run() }
+    try await service.ready()
+    service.tree.shutdownGracefully()
+    try await running.value
+    #expect(tree.log.take() == RecordedTree.shown + RecordedTree.offScreen + RecordedTree.stopped)
+  }
+
+  @Test func aTreeTornDownThroughItsWindowEndsTheService() async throws {
+    let tree = try await RecordedTree()
+    let window = Window()
+    let service = ContainmentService(window: window, root: tree.r)
+    let running = Task { try await service.run() }
+    try await service.ready()
+    try await window.tearDown()
+    await #expect(throws: ContainmentServiceError.treeTornDown(tree.r.node.id)) { try await running.value }
+    #expect(tree.log.take() == RecordedTree.shown + RecordedTree.offScreen + RecordedTree.stopped)
+  }
+}
