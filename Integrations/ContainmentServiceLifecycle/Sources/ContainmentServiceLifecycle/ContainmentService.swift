@@ -3,7 +3,7 @@ import Logging
 import ServiceLifecycle
 
 /// A Containment tree run as a swift-service-lifecycle `Service`: shown when
-/// the ``ServiceGroup`` starts it, torn down in order when the group shuts
+/// the `ServiceGroup` starts it, torn down in order when the group shuts
 /// down gracefully (SIGTERM, SIGINT, `triggerGracefulShutdown()`) or is
 /// cancelled.
 ///
@@ -18,17 +18,17 @@ import ServiceLifecycle
 /// a `ServiceGroup` asks a service to shut down gracefully through a task-local
 /// handler, not by cancelling its task, and by default it waits for ever. A
 /// bare `TreeService.run()` only ends on cancellation or on
-/// ``TreeService/shutdownGracefully()``, so with the one-line conformance
+/// `TreeService.shutdownGracefully()`, so with the one-line conformance
 /// SIGTERM never reaches the tree and the process hangs. ``run()`` registers
 /// that handler (`withGracefulShutdownHandler`) and forwards it to
-/// ``TreeService/shutdownGracefully()``.
+/// `TreeService.shutdownGracefully()`.
 ///
 /// What ending the service does, in the order of the contract (V3, V5): the
 /// tree goes off screen (its appearance hooks, parents first), then every
 /// controller's `viewDidTearDown()` runs, children before parents, then the
 /// tree's event streams end and ``run()`` returns. How long the stop hooks
-/// may take is the tree's ``TeardownPolicy`` (on the window's
-/// ``ContainmentEnvironment``), measured on the tree's clock: past its
+/// may take is the tree's `TeardownPolicy` (on the window's
+/// `ContainmentEnvironment`), measured on the tree's clock: past its
 /// `graceful` deadline the hook still running is cancelled, past
 /// `abandonAfter` it is abandoned and the hooks not yet called are skipped.
 ///
@@ -53,7 +53,7 @@ public struct ContainmentService: Service, CustomStringConvertible {
   }
 
   /// A service that will show `root` in `window` when it runs (a new
-  /// ``TreeService``); see ``init(_:logger:)`` for `logger`. Synchronous.
+  /// `TreeService`); see ``init(_:logger:)`` for `logger`. Synchronous.
   public init(window: Window, root: any ViewController, logger: Logger? = nil) {
     self.init(TreeService(window: window, root: root), logger: logger)
   }
@@ -62,17 +62,17 @@ public struct ContainmentService: Service, CustomStringConvertible {
   /// this task, then tears it down in order and returns (the `Service`
   /// requirement; call it once).
   ///
-  /// - Shows the root in the window (``Window/run(_:until:)``), then suspends.
+  /// - Shows the root in the window (`Window.run(_:until:)`), then suspends.
   /// - A graceful shutdown of the group, or ``shutdownGracefully()``, starts
   ///   the teardown: off screen, `viewDidTearDown()` children before
-  ///   parents within the tree's ``TeardownPolicy``, streams end.
+  ///   parents within the tree's `TeardownPolicy`, streams end.
   /// - Cancelling the task starts the same teardown. It is not cut short by
-  ///   the cancellation: the tree's ``TeardownPolicy`` bounds it. Give the
+  ///   the cancellation: the tree's `TeardownPolicy` bounds it. Give the
   ///   group a `maximumCancellationDuration` longer than that policy's
   ///   `graceful + abandonAfter`, or the group stops the process first.
   /// - A teardown that the service did not ask for — the tree's
-  ///   ``FaultPolicy/tearDownTree`` after a hook missed its deadline, or
-  ///   ``Window/tearDown()`` — ends the run too, with
+  ///   `FaultPolicy.tearDownTree` after a hook missed its deadline, or
+  ///   `Window.tearDown()` — ends the run too, with
   ///   ``ContainmentServiceError/treeTornDown(_:)``: a service without a tree
   ///   does not keep running. The group's `failureTerminationBehavior`
   ///   decides what follows (by default, it cancels the other services).
@@ -80,8 +80,8 @@ public struct ContainmentService: Service, CustomStringConvertible {
   ///
   /// Throws ``ContainmentServiceError/alreadyStarted`` if called a second
   /// time, ``ContainmentServiceError/treeTornDown(_:)`` as above, and the
-  /// errors of ``Window/run(_:until:)`` (for example
-  /// ``ContainmentError/hasParent(_:)`` if the root is some container's
+  /// errors of `Window.run(_:until:)` (for example
+  /// `ContainmentError.hasParent(_:)` if the root is some container's
   /// child), after tearing the window down.
   public func run() async throws {
     try phase.start()
@@ -107,15 +107,17 @@ public struct ContainmentService: Service, CustomStringConvertible {
         phase.stop()
       }
     }
-    // Ends with the root's `terminated`: the teardown ended every stream.
-    _ = await logged
+    // The teardown ended every stream: the log ends with the root's
+    // `terminated`. A root that was never torn down has no end to wait for:
+    // its subscription is cancelled on the way out.
+    if tree.root.isTornDown { _ = await logged }
     if phase.isTreeTornDown { throw ContainmentServiceError.treeTornDown(tree.root.node.id) }
   }
 
   /// Waits until ``run()`` has shown the tree and the tree is idle: the
   /// root's `viewDidAppear` has run and no transaction that can touch the
-  /// tree is running or queued (``ViewController/waitUntil(_:)-(TreeCondition)``
-  /// with ``TreeCondition/idle``). Returns at once if that is already so. A
+  /// tree is running or queued (`ViewController.waitUntil(_:)`
+  /// with `TreeCondition.idle`). Returns at once if that is already so. A
   /// readiness signal: start what depends on the tree after it returns. Idle
   /// is a moment: a request made afterwards starts a transaction again.
   ///

@@ -20,7 +20,7 @@ public struct ContainmentServiceError: Error, Hashable, CustomStringConvertible 
 
   /// The tree of the root controller `root` was torn down while the service
   /// ran, by something else than the service's own shutdown: the fault
-  /// policy ``FaultPolicy/tearDownTree``, or a call to ``Window/tearDown()``.
+  /// policy `FaultPolicy.tearDownTree`, or a call to `Window.tearDown()`.
   /// ``ContainmentService/run()`` throws it once the teardown is over.
   public static func treeTornDown(_ root: ControllerID) -> ContainmentServiceError {
     ContainmentServiceError(code: .treeTornDown(root))

@@ -12,7 +12,7 @@ import Logging
 /// ```
 ///
 /// It subscribes to the root's tree-wide stream
-/// (``ViewController/treeEvents(policy:)``) when it is made, so the events
+/// (`ViewController.treeEvents(policy:)`) when it is made, so the events
 /// caused after that are all logged, in the order they were emitted. A
 /// logger that falls behind loses events rather than slowing the tree: it
 /// logs an `eventsLost` warning with the exact count (E4).
@@ -38,7 +38,7 @@ public struct TreeEventLogger: Sendable {
 
   /// Logs every event of the subscription, in order, until the stream ends:
   /// after the root's `terminated` (its tree was torn down or the root was
-  /// released), or after `lagged` with a ``SubscriberPolicy/disconnectOnLag(_:)``
+  /// released), or after `lagged` with a `SubscriberPolicy.disconnectOnLag(_:)`
   /// policy. Call it once: a second call returns at once.
   ///
   /// Cancelling the calling task ends the subscription: `run()` returns
@@ -86,7 +86,7 @@ public struct TreeEventLogger: Sendable {
   }
 
   /// The metadata an event is logged with. Always:
-  /// `containment.event` (the kind's ``LifecycleEvent/Kind/name``),
+  /// `containment.event` (the kind's `LifecycleEvent.Kind.name`),
   /// `containment.path`, `containment.controller` ("#12"), and, when the
   /// event belongs to a transaction, `containment.transaction` ("tx34").
   /// Then the kind's details, when it has any: `containment.hook` and

@@ -115,6 +115,15 @@ struct ServiceGroupShutdownTests {
     await #expect(throws: ContainmentServiceError.stopped) { try await readiness.value }
   }
 
+  @Test func aServiceWithALoggerStoppedBeforeItRunsReturns() async throws {
+    let tree = try await RecordedTree()
+    let recorder = LogRecorder()
+    let service = ContainmentService(window: Window(), root: tree.r, logger: recorder.logger)
+    service.shutdownGracefully()
+    try await service.run()
+    await #expect(throws: ContainmentServiceError.stopped) { try await service.ready() }
+  }
+
   @Test func aServiceRunsOnce() async throws {
     let tree = try await RecordedTree()
     let service = ContainmentService(window: Window(), root: tree.r)
