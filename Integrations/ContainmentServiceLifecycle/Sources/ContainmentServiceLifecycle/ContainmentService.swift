@@ -76,7 +76,8 @@ public struct ContainmentService: Service, CustomStringConvertible {
   ///   ``ContainmentServiceError/treeTornDown(_:)``: a service without a tree
   ///   does not keep running. The group's `failureTerminationBehavior`
   ///   decides what follows (by default, it cancels the other services).
-  /// - With a logger, it then waits until the tree's events are all logged.
+  /// - With a logger, it then waits until the tree's events are all logged,
+  ///   the teardown's included, also after a cancellation.
   ///
   /// Throws ``ContainmentServiceError/alreadyStarted`` if called a second
   /// time, ``ContainmentServiceError/treeTornDown(_:)`` as above, and the
@@ -86,7 +87,24 @@ public struct ContainmentService: Service, CustomStringConvertible {
   public func run() async throws {
     try phase.start()
     defer { phase.finish() }
-    async let logged: Void? = eventLog?.run()
+    // Not a child task: cancelling the run starts the teardown, whose events
+    // must still be logged; a child task's subscription would end at once.
+    let logging = eventLog.map { eventLog in Task { await eventLog.run() } }
+    do {
+      try await runTree()
+    } catch {
+      logging?.cancel()
+      throw error
+    }
+    // The teardown ended every stream: the log ends with the root's
+    // `terminated`. A root that was never torn down has no end to wait for.
+    if tree.root.isTornDown { await logging?.value } else { logging?.cancel() }
+    if phase.isTreeTornDown { throw ContainmentServiceError.treeTornDown(tree.root.node.id) }
+  }
+
+  /// ``run()`` without the event log: the tree's run, ended by a graceful
+  /// shutdown, a cancellation or a teardown that the service did not ask for.
+  private func runTree() async throws {
     try await withThrowingTaskGroup(of: Void.self) { [tree, phase] group in
       group.addTask {
         // A tree torn down while running, with no shutdown asked for (fault
@@ -107,11 +125,6 @@ public struct ContainmentService: Service, CustomStringConvertible {
         phase.stop()
       }
     }
-    // The teardown ended every stream: the log ends with the root's
-    // `terminated`. A root that was never torn down has no end to wait for:
-    // its subscription is cancelled on the way out.
-    if tree.root.isTornDown { _ = await logged }
-    if phase.isTreeTornDown { throw ContainmentServiceError.treeTornDown(tree.root.node.id) }
   }
 
   /// Waits until ``run()`` has shown the tree and the tree is idle: the

@@ -33,13 +33,20 @@ struct ServiceGroupShutdownTests {
 
   @Test func cancellingTheGroupTearsTheTreeDownInOrder_V5() async throws {
     let tree = try await RecordedTree()
-    let service = ContainmentService(window: Window(), root: tree.r)
+    let recorder = LogRecorder()
+    let service = ContainmentService(window: Window(), root: tree.r, logger: recorder.logger)
     let (_, running) = try await start(service)
     tree.log.append("ready")
     running.cancel()
     try await running.value
     #expect(tree.log.take() == RecordedTree.shown + ["ready"] + RecordedTree.offScreen + RecordedTree.stopped)
     #expect(tree.tornDown == ["R", "A", "B", "B1"])
+    // The cancellation does not cut the log short: the teardown's events are in it.
+    #expect(
+      recorder.lines.suffix(5) == [
+        "debug R/B/B1 viewDidTearDown", "debug R/B viewDidTearDown", "debug R/A viewDidTearDown",
+        "debug R viewDidTearDown", "debug R terminated",
+      ])
   }
 
   @Test func aStopHookPastTheGracefulDeadlineIsCancelledAndTheTeardownGoesOn_V3() async throws {
