@@ -140,9 +140,7 @@ struct ServiceGroupShutdownTests {
   }
 
   /// V5: "A shutdown or cancellation that comes before the call still tears
-  /// the tree down." The core's `Window.run(_:until:)` skips showing the tree
-  /// then, and its teardown finds no root in the window: the controllers are
-  /// never stopped. Known issue of the core, not of this package.
+  /// the tree down": never shown, so no appearance hooks, only the stop hooks.
   @Test func aGracefulShutdownBeforeTheRunStillTearsTheTreeDown_V5() async throws {
     let tree = try await RecordedTree()
     let service = ContainmentService(window: Window(), root: tree.r)
@@ -150,10 +148,28 @@ struct ServiceGroupShutdownTests {
       trigger.triggerGracefulShutdown()
       try await service.run()
     }
-    withKnownIssue("Window.run loses the teardown of a tree it never showed") {
-      #expect(tree.log.take() == RecordedTree.stopped)
-      #expect(tree.tornDown == ["R", "A", "B", "B1"])
+    #expect(tree.log.take() == RecordedTree.stopped)
+    #expect(tree.tornDown == ["R", "A", "B", "B1"])
+    await #expect(throws: ContainmentServiceError.stopped) { try await service.ready() }
+  }
+
+  @Test func aCancellationBeforeTheRunStillTearsTheTreeDown_V5() async throws {
+    let tree = try await RecordedTree()
+    let recorder = LogRecorder()
+    let service = ContainmentService(window: Window(), root: tree.r, logger: recorder.logger)
+    let gate = Gate()
+    let running = Task {
+      await gate.wait()
+      try await service.run()
     }
+    await gate.waiters(atLeast: 1)
+    running.cancel()
+    gate.open()
+    try await running.value
+    #expect(tree.log.take() == RecordedTree.stopped)
+    #expect(tree.tornDown == ["R", "A", "B", "B1"])
+    // The log ends with the root's `terminated`: run() returned after it.
+    #expect(recorder.lines.last == "debug R terminated")
   }
 }
 
