@@ -58,10 +58,11 @@ public struct TreeEventLogger: Sendable {
 
   /// The level an event of this kind is logged at:
   ///
-  /// - `error`: a hook ran past its deadline and faulted its controller
-  ///   (`hookTimedOut`), or this subscriber was disconnected (`lagged`).
-  /// - `warning`: what a supervisor or a misuse did — a hook skipped on a
-  ///   faulted controller, a child removed or a controller dismissed with
+  /// - `error`: a hook ran past its deadline, or a teardown abandoned it, and
+  ///   faulted its controller (`hookTimedOut`, `hookAbandoned`), or this
+  ///   subscriber was disconnected (`lagged`).
+  /// - `warning`: what a supervisor or a misuse did — a hook reported as
+  ///   stalled (`hookStalled`), a hook skipped on a faulted controller, a child removed or a controller dismissed with
   ///   reason `faulted`, an unbalanced appearance call, a refused call — and
   ///   events this subscriber lost (`eventsLost`).
   /// - `debug`: the tree's structure and life — `viewDidLoad`, moves, children
@@ -71,9 +72,9 @@ public struct TreeEventLogger: Sendable {
   ///   the subscription's `subscribed` snapshot.
   public static func level(of kind: LifecycleEvent.Kind) -> Logger.Level {
     switch kind {
-    case .hookTimedOut, .lagged:
+    case .hookTimedOut, .hookAbandoned, .lagged:
       .error
-    case .hookSkipped, .unbalancedAppearanceTransition, .callIgnored, .eventsLost:
+    case .hookSkipped, .hookStalled, .unbalancedAppearanceTransition, .callIgnored, .eventsLost:
       .warning
     case .childRemoved(_, let reason), .dismissed(_, _, let reason):
       reason == .faulted ? .warning : .debug
@@ -90,7 +91,8 @@ public struct TreeEventLogger: Sendable {
   /// `containment.path`, `containment.controller` ("#12"), and, when the
   /// event belongs to a transaction, `containment.transaction` ("tx34").
   /// Then the kind's details, when it has any: `containment.hook` and
-  /// `containment.deadline` (faults), `containment.child` and
+  /// `containment.deadline` (faults), `containment.after` (stalls),
+  /// `containment.child` and
   /// `containment.reason` (removals, presentations, dismissals),
   /// `containment.parent` (moves, snapshots), `containment.animated`,
   /// `containment.lost` (`eventsLost`), `containment.detail` (the rest).
@@ -128,8 +130,11 @@ public struct TreeEventLogger: Sendable {
     case .hookTimedOut(let hook, let deadline):
       metadata["containment.hook"] = "\(hook)"
       metadata["containment.deadline"] = "\(deadline)"
-    case .hookSkipped(let hook):
+    case .hookSkipped(let hook), .hookAbandoned(let hook):
       metadata["containment.hook"] = "\(hook)"
+    case .hookStalled(let hook, let after):
+      metadata["containment.hook"] = "\(hook)"
+      metadata["containment.after"] = "\(after)"
     case .eventsLost(let count):
       metadata["containment.lost"] = "\(count)"
     case .traitCollectionDidChange, .transitionBegan, .transitionEnded, .batchCommitted,
