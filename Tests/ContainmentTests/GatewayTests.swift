@@ -286,6 +286,87 @@ struct GatewayTests {
     #expect(nav.checkInvariants().isEmpty)
     withExtendedLifetime(window) {}
   }
+
+  /// A split collapsing on a trait change, with a secondary whose two
+  /// disappearance hooks take 60 ms each under a 100 ms deadline: nobody is
+  /// faulted, the split least of all (its own hook only asks for the
+  /// collapse, which waits for the trait change, R2), and the window keeps
+  /// its root (V1).
+  @Test func aContainerIsNotFaultedForItsChildrensHooks_V1_S2() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let environment = ContainmentEnvironment(clock: clock, hookDeadline: .milliseconds(100), faultPolicy: .isolate)
+    let window = Window(traits: TraitCollection(horizontalSizeClass: .regular), environment: environment)
+    let split = SplitViewController(name: "Split")
+    let p = f.controller("P"), s = f.controller("S")
+    try await split.setViewControllers(primary: p, secondary: s)
+    try await window.setRootViewController(split)
+    _ = f.log.take()
+    let willDisappear = Gate(), didDisappear = Gate()
+    await s.setOnHook { hook in
+      if hook == "viewWillDisappear" { await willDisappear.wait() }
+      if hook == "viewDidDisappear" { await didDisappear.wait() }
+    }
+    let change = Task { try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact)) }
+    for gate in [willDisappear, didDisappear] {
+      await gate.waiters(atLeast: 1)
+      await clock.sleepers(atLeast: 1)
+      clock.advance(by: .milliseconds(60))
+      gate.open()
+    }
+    try await change.value
+    #expect(
+      f.log.take() == [
+        "P.traitCollectionDidChange", "S.traitCollectionDidChange", "S.viewWillDisappear", "S.viewDidDisappear",
+      ])
+    #expect(!split.isFaulted && !p.isFaulted && !s.isFaulted)
+    #expect(window.rootViewController === split && split.isCollapsed)
+    #expect(split.checkInvariants().isEmpty)
+  }
+
+  /// A hook that awaits, from a detached task, a request on its own
+  /// container waits for itself: a user's deadlock, as a synchronous
+  /// dispatch onto the main queue from the main queue. Without a deadline
+  /// nothing is cancelled, but a stall interval names the hook (V6).
+  @Test func aStallReportNamesAHookThatWaitsForItsOwnContainer_V6() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, p) = try await shown(f, clock: clock, stall: .seconds(1))
+    let c = f.controller("C"), x = f.controller("X")
+    let detached = Locked<Task<Void, any Error>?>(nil)
+    let waiting = Gate()
+    await c.setOnHook { hook in
+      guard hook == "viewDidAppear" else { return }
+      let request = Task.detached { _ = try await p.addChild(x) }
+      detached.withLock { $0 = request }
+      waiting.open()
+      _ = await request.result
+    }
+    var events = c.events().makeAsyncIterator()
+    _ = await events.next()
+    let scope = Task {
+      try await p.withTransaction { _ in
+        try await p.addChild(c)
+        try await p.view.addSubview(await c.view)
+        await c.didMove(toParent: p)
+      }
+    }
+    await waiting.wait()
+    await p.node.queue.pending(atLeast: 1)
+    await clock.sleepers(atLeast: 2)
+    clock.advance(by: .seconds(1))
+    #expect(
+      await take(6, from: &events).map(\.kind) == [
+        .willMove(toParent: p.node.id), .viewDidLoad, .viewWillAppear(animated: false),
+        .viewIsAppearing(animated: false), .viewDidAppear(animated: false),
+        .hookStalled(hook: "viewDidAppear", after: .seconds(1)),
+      ])
+    // The user's way out: the request that waits for the queue is cancelled.
+    detached.withLock { $0 }?.cancel()
+    try await scope.value
+    #expect(names(p.children) == ["C"] && x.parent == nil && !c.isFaulted)
+    withExtendedLifetime(window) {}
+  }
 }
 
 /// A controller whose `loadView` waits for a gate.
