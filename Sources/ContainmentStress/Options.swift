@@ -61,7 +61,10 @@ struct Options: Sendable {
       --seconds S        run for S seconds (default 30); the run, checks included, ends
                          within S + 10 % + 5 s or fails (soak: --seconds 3600)
       --operations N     run N operations instead of a fixed time (no time limit)
-      --seed N           seed of every random choice (decimal or 0x hex; default 0x5eedc0de)
+      --seed 0xH         seed of the harness's random choices (the setup, each worker's
+                         operations, the subscribers), not of how the tasks interleave: a
+                         seed does not replay a run. Printed as 0x hex; taken as 0x hex or
+                         decimal (default 0x5eedc0de)
       --tasks N          concurrent worker tasks (default 16)
       --trees N          independent trees, each in its own window (default 4)
       --leaves N         auto-forwarded leaf controllers per tree (default 5)
@@ -87,7 +90,8 @@ struct Options: Sendable {
       --quiescent-every S  pause the workload every S seconds: check the invariants and
                          the epoch before (default 2; 0: one epoch, memory grows with the run)
       --reduce-seconds S time budget to shrink a failure to a short sequence (default 20, 0 = off)
-      --json             print the report as JSON (the last line stays the summary line)
+      --json             print the report as one JSON document on standard output (the
+                         summary line goes to standard error)
       --quiet            no progress output (otherwise on standard error; Ctrl-C stops the
                          workload and reports what was recorded)
       --reduce KIND      reduce a finding of this kind (atomicity, grammar, invariant, ...)
@@ -97,7 +101,12 @@ struct Options: Sendable {
     Exit status: 0 when V, D and L are all 0; 1 otherwise; 64 on bad usage (nothing runs).
     """
 
-  /// A seed as `--seed` takes it: `0x` hex or decimal.
+  /// The seed as every output shows it and `--seed` takes it: `0x` and
+  /// lowercase hex digits.
+  var seedText: String { "0x" + String(seed, radix: 16) }
+
+  /// A seed as `--seed` takes it: `0x` hex (the form the reports print) or
+  /// decimal.
   static func seed(_ text: String) -> UInt64? {
     text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
   }

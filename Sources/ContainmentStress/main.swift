@@ -40,7 +40,11 @@ if options.reduceSeconds > 0, !toReduce.isEmpty, !Interruption.requested {
   }
 }
 
-print(options.json ? report.json() : report.text())
-print(report.summaryLine)
-Terminal.flush()
-exit(report.violations + report.deadlocks + report.leaks.count == 0 ? 0 : 1)
+// With --json, standard output holds the one JSON document and nothing else.
+if options.json {
+  StandardStream.output.write(report.json() + "\n")
+  StandardStream.error.write(report.summaryLine + "\n")
+} else {
+  StandardStream.output.write(report.text() + "\n" + report.summaryLine + "\n")
+}
+exit(report.violations + report.deadlocks + report.leaks.count == 0 ? ExitStatus.success.code : ExitStatus.failure.code)
