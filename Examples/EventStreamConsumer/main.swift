@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Containment
 
 #if canImport(Glibc)
@@ -13,15 +14,8 @@ import Containment
 //   swift run event-stream-consumer --json     # JSON Lines, one event per line
 //   swift run event-stream-consumer --svg t.svg  # also write a timeline picture
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--help") || arguments.contains("-h") {
-  print("usage: event-stream-consumer [--json] [--svg FILE]")
-  exit(0)
-}
-let format: TimelineFormat = arguments.contains("--json") ? .json : .text
-let svgPath: String? = arguments.firstIndex(of: "--svg").flatMap { index in
-  index + 1 < arguments.count ? arguments[index + 1] : nil
-}
+let options = ConsumerOptions.parseOrExit()
+let format = options.format
 
 let scenario = Scenario(clock: ContinuousClock())
 // Subscribe before anything happens; the first element is the root's state.
@@ -48,13 +42,15 @@ let picture = try await withThrowingTaskGroup(of: TimelinePicture?.self) { group
   return picture
 }
 
-if let svgPath {
-  let svg = picture.svg()
+if let svgPath = options.svgPath {
   guard let file = fopen(svgPath, "w") else {
-    print("cannot write \(svgPath)")
-    exit(1)
+    StandardStream.error.write("event-stream-consumer: cannot write \(svgPath)\n")
+    exit(ExitStatus.failure.code)
   }
-  fputs(svg, file)
-  fclose(file)
+  let written = fputs(picture.svg(), file) >= 0
+  guard fclose(file) == 0, written else {
+    StandardStream.error.write("event-stream-consumer: cannot write \(svgPath)\n")
+    exit(ExitStatus.failure.code)
+  }
   if format == .text { print("wrote \(svgPath)") }
 }
