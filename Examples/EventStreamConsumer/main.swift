@@ -20,14 +20,17 @@ let format = options.format
 let scenario = Scenario(clock: ContinuousClock())
 // Subscribe before anything happens; the first element is the root's state.
 let stream = scenario.root.treeEvents(policy: .keepNewest(4096))
+let subscribed = MarkerTimes(subscribedOn: scenario.environment)
 
 if format == .text {
   print("time    path               event                            tx     detail")
 }
 let picture = try await withThrowingTaskGroup(of: TimelinePicture?.self) { group in
   group.addTask {
+    var markerTimes = subscribed
     var picture = TimelinePicture()
-    for await event in stream {
+    for await received in stream {
+      let event = markerTimes.stamped(received)
       print(format.line(for: event))
       picture.add(event)
     }
