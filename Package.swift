@@ -20,17 +20,23 @@ let package = Package(
   targets: [
     .target(name: "Containment", swiftSettings: strict),
     .target(name: "ContainmentTestKit", dependencies: ["Containment"], swiftSettings: strict),
-    .executableTarget(name: "ContainmentStress", dependencies: ["Containment"], swiftSettings: strict),
-    .executableTarget(name: "ContainmentBench", dependencies: ["Containment"], swiftSettings: strict),
+    .target(name: "CommandLineOptions", swiftSettings: strict),
     .executableTarget(
-      name: "EventStreamConsumer", dependencies: ["Containment"], path: "Examples/EventStreamConsumer",
+      name: "ContainmentStress", dependencies: ["Containment", "CommandLineOptions"], swiftSettings: strict),
+    .executableTarget(
+      name: "ContainmentBench", dependencies: ["Containment", "CommandLineOptions"], swiftSettings: strict),
+    .executableTarget(
+      name: "EventStreamConsumer", dependencies: ["Containment", "CommandLineOptions"],
+      path: "Examples/EventStreamConsumer", swiftSettings: strict),
+    .executableTarget(
+      name: "TwoTab", dependencies: ["Containment", "CommandLineOptions"], path: "Examples/TwoTab",
       swiftSettings: strict),
-    .executableTarget(name: "TwoTab", dependencies: ["Containment"], path: "Examples/TwoTab", swiftSettings: strict),
     .executableTarget(
-      name: "SessionServer", dependencies: ["Containment"], path: "Examples/SessionServer", swiftSettings: strict),
+      name: "SessionServer", dependencies: ["Containment", "CommandLineOptions"], path: "Examples/SessionServer",
+      swiftSettings: strict),
     .testTarget(
       name: "ContainmentTests",
-      dependencies: ["Containment", "ContainmentTestKit"],
+      dependencies: ["Containment", "ContainmentTestKit", "CommandLineOptions"],
       swiftSettings: strict
     ),
   ]

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Checks `event-stream-consumer --json`: every line is JSON, and the
-ordered (path, event) sequence is exactly the scripted scenario's."""
+"""Checks `event-stream-consumer --json`: every line is JSON, the ordered
+(path, event) sequence is exactly the scripted scenario's, and time never
+goes backwards (`terminated` included)."""
 import json, sys
 
 EXPECTED = """
@@ -215,8 +216,15 @@ if actual != EXPECTED:
     import difflib
     print("\n".join(difflib.unified_diff(EXPECTED, actual, "expected", "actual", lineterm="")))
     sys.exit("event-stream-consumer --json: unexpected event sequence")
+backwards = [(before, after) for before, after in zip(events, events[1:]) if after["t"] < before["t"]]
+for before, after in backwards[:10]:
+    print(f"{after['t']}s {after['path']} {after['event']} comes after {before['t']}s {before['path']} {before['event']}")
+if backwards:
+    sys.exit(f"event-stream-consumer --json: time goes backwards {len(backwards)} times")
+if events[-1]["t"] <= 0:
+    sys.exit("event-stream-consumer --json: the last event has no time of its own")
 batches = {e["tx"] for e in events if e["event"] == "batchCommitted"}
 for tx in batches:
     kinds = [e["event"] for e in events if e["tx"] == tx]
     assert kinds[-1] == "batchCommitted", kinds
-print(f"event-stream-consumer --json: {len(events)} events in the expected order")
+print(f"event-stream-consumer --json: {len(events)} events in the expected order, time never going back")

@@ -2,12 +2,20 @@ import Containment
 
 /// The scripted scenario: every kind of event the runtime has, on one tree.
 struct Scenario {
+  /// The tree's clock: every event's timestamp is the time since it was made.
+  let environment: ContainmentEnvironment
   let window: Window
   let root: Shell
 
   init(clock: any Clock<Duration>) {
-    window = Window(environment: ContainmentEnvironment(clock: clock))
+    environment = ContainmentEnvironment(clock: clock)
+    window = Window(environment: environment)
     root = Shell("App")
+    // The root's own environment too: the window's tear-down detaches the
+    // root before its last events, and a detached root without one stamps
+    // them on the default environment, whose clock started later (the
+    // timeline went back a millisecond at `viewDidTearDown`).
+    root.environment = environment
   }
 
   /// Runs the scenario, then tears the tree down (which ends the streams).

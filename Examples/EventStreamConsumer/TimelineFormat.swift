@@ -13,10 +13,7 @@ enum TimelineFormat {
         "\(time)  \(Self.pad(event.path, 18)) \(Self.pad(event.kind.name, 32)) \(Self.pad(tx, 6)) \(Self.detail(event.kind))"
     case .json:
       var fields: [(String, String)] = [
-        (
-          "t",
-          String(Double(event.timestamp.components.seconds) + Double(event.timestamp.components.attoseconds) / 1e18)
-        ),
+        ("t", String(Self.inSeconds(event.timestamp))),
         ("seq", String(event.sequenceNumber)),
         ("controller", Self.quote(event.controller.description)),
         ("name", Self.quote(event.name)),
@@ -56,9 +53,14 @@ enum TimelineFormat {
     }
   }
 
+  /// `duration` in seconds, as a number.
+  static func inSeconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+  }
+
+  /// `duration` as the text timeline shows it: "1.034s".
   static func seconds(_ duration: Duration) -> String {
-    let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    let millis = Int((value * 1000).rounded())
+    let millis = Int((inSeconds(duration) * 1000).rounded())
     let whole = millis / 1000, fraction = millis % 1000
     return "\(whole).\(String(repeating: "0", count: 3 - String(fraction).count))\(fraction)s"
   }

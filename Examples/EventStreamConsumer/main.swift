@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Containment
 
 #if canImport(Glibc)
@@ -13,27 +14,23 @@ import Containment
 //   swift run event-stream-consumer --json     # JSON Lines, one event per line
 //   swift run event-stream-consumer --svg t.svg  # also write a timeline picture
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.contains("--help") || arguments.contains("-h") {
-  print("usage: event-stream-consumer [--json] [--svg FILE]")
-  exit(0)
-}
-let format: TimelineFormat = arguments.contains("--json") ? .json : .text
-let svgPath: String? = arguments.firstIndex(of: "--svg").flatMap { index in
-  index + 1 < arguments.count ? arguments[index + 1] : nil
-}
+let options = ConsumerOptions.parseOrExit()
+let format = options.format
 
 let scenario = Scenario(clock: ContinuousClock())
 // Subscribe before anything happens; the first element is the root's state.
 let stream = scenario.root.treeEvents(policy: .keepNewest(4096))
+let subscribed = MarkerTimes(subscribedOn: scenario.environment)
 
 if format == .text {
   print("time    path               event                            tx     detail")
 }
 let picture = try await withThrowingTaskGroup(of: TimelinePicture?.self) { group in
   group.addTask {
+    var markerTimes = subscribed
     var picture = TimelinePicture()
-    for await event in stream {
+    for await received in stream {
+      let event = markerTimes.stamped(received)
       print(format.line(for: event))
       picture.add(event)
     }
@@ -48,13 +45,15 @@ let picture = try await withThrowingTaskGroup(of: TimelinePicture?.self) { group
   return picture
 }
 
-if let svgPath {
-  let svg = picture.svg()
+if let svgPath = options.svgPath {
   guard let file = fopen(svgPath, "w") else {
-    print("cannot write \(svgPath)")
-    exit(1)
+    StandardStream.error.write("event-stream-consumer: cannot write \(svgPath)\n")
+    exit(ExitStatus.failure.code)
   }
-  fputs(svg, file)
-  fclose(file)
+  let written = fputs(picture.svg(), file) >= 0
+  guard fclose(file) == 0, written else {
+    StandardStream.error.write("event-stream-consumer: cannot write \(svgPath)\n")
+    exit(ExitStatus.failure.code)
+  }
   if format == .text { print("wrote \(svgPath)") }
 }

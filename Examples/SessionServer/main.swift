@@ -20,6 +20,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import CommandLineOptions
 import Containment
 
 /// What a run ends with: the last line's counts, and what went wrong.
@@ -129,19 +130,9 @@ func check(_ served: [Served], _ supervision: [Supervision], sessions count: Int
 /// The names of `controller`'s children.
 func names(_ controller: any ViewController) -> [String] { controller.children.map(\.node.name) }
 
-let arguments = CommandLine.arguments.dropFirst()
-var sessionCount = 200
-if let flag = arguments.firstIndex(of: "--sessions") {
-  let value = arguments.index(after: flag)
-  guard value < arguments.endIndex, let count = Int(arguments[value]), count > 0 else {
-    print("usage: session-server [--sessions N]")
-    exit(2)
-  }
-  sessionCount = count
-}
-
-let outcome = try await runServer(sessions: sessionCount)
+let options = ServerOptions.parseOrExit()
+let outcome = try await runServer(sessions: options.sessions)
 for problem in outcome.problems.prefix(10) { print("problem: \(problem)") }
 let (served, requests, faults) = (outcome.served, outcome.requests, outcome.faultsIsolated)
 print("session-server: \(served) sessions served, \(requests) requests, \(faults) faults isolated")
-exit(outcome.problems.isEmpty ? 0 : 1)
+exit(outcome.problems.isEmpty ? ExitStatus.success.code : ExitStatus.failure.code)

@@ -13,6 +13,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import CommandLineOptions
 import Containment
 
 /// A page that prints every lifecycle hook it receives (or, quietly, only
@@ -259,17 +260,33 @@ func runConcurrent(_ count: Int) async throws -> Int {
   return violations.count
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-if let flag = arguments.firstIndex(of: "--concurrent") {
-  guard arguments.index(after: flag) < arguments.endIndex, let count = Int(arguments[arguments.index(after: flag)]),
-    count > 0
-  else {
-    print("usage: two-tab [--concurrent N]")
-    exit(2)
+/// The command line: the script, or `--concurrent N` taps at once.
+struct TwoTabOptions: ToolOptions {
+  static let toolName = "two-tab"
+  static let usage = """
+    usage: two-tab [--concurrent N]
+      (no flag)          run a short script of taps and print every hook
+      --concurrent N     fire N taps from N tasks at once, then check the result
+      --help, -h         this text
+    Exit status: 0; 1 if a check failed; 64 on bad usage (nothing runs).
+    """
+
+  /// How many taps to fire at once; nil: the script.
+  var concurrent: Int?
+
+  mutating func apply(_ flag: String, from arguments: inout ArgumentCursor) throws(UsageError) {
+    switch flag {
+    case "--concurrent": concurrent = try arguments.count(of: flag, atLeast: 1)
+    default: throw .unknownFlag(flag)
+    }
   }
+}
+
+let options = TwoTabOptions.parseOrExit()
+if let count = options.concurrent {
   let violations = try await runConcurrent(count)
   print("two-tab: \(count) concurrent taps, \(violations) violations")
-  if violations > 0 { exit(1) }
+  if violations > 0 { exit(ExitStatus.failure.code) }
 } else {
   try await runScript()
 }

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import CommandLineOptions
 
 // containment-bench: the cost of every runtime operation against Swift's own
 // primitives and against a UIKit-style @MainActor design, measured side by
@@ -13,14 +14,7 @@
 // Top-level `await` makes this an async main: the main thread drains the
 // main actor, which the @MainActor reference design needs on Linux.
 
-let options: BenchOptions
-do {
-  options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
-} catch {
-  if let message = error.message { BenchRunner.progress("containment-bench: \(message)") }
-  BenchRunner.progress(BenchOptions.usage)
-  exit(error.message == nil ? 0 : 2)
-}
+let options = BenchOptions.parseOrExit()
 
 #if DEBUG
   BenchRunner.progress(

@@ -1,13 +1,7 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import CommandLineOptions
 
 /// A fault the harness can plant in the runtime, to prove it finds real bugs.
-enum Fault: String, Sendable {
+enum Fault: String, Sendable, CaseIterable {
   /// `FaultInjection.skipsQueue`: requests skip their container's FIFO queue (breaks R1).
   case skipQueue = "skip-queue"
   /// Harness self-test: one leaf's `willMove` hook never returns (the watchdog must report a deadlock).
@@ -21,7 +15,7 @@ enum Fault: String, Sendable {
 }
 
 /// Which concurrency the workload allows.
-enum Profile: String, Sendable {
+enum Profile: String, Sendable, CaseIterable {
   /// Everything: operations on the same leaf overlap, ancestors change the
   /// appearance of subtrees whose containers are busy.
   case full
@@ -67,7 +61,10 @@ struct Options: Sendable {
       --seconds S        run for S seconds (default 30); the run, checks included, ends
                          within S + 10 % + 5 s or fails (soak: --seconds 3600)
       --operations N     run N operations instead of a fixed time (no time limit)
-      --seed N           seed of every random choice (decimal or 0x hex; default 0x5eedc0de)
+      --seed 0xH         seed of the harness's random choices (the setup, each worker's
+                         operations, the subscribers), not of how the tasks interleave: a
+                         seed does not replay a run. Printed as 0x hex; taken as 0x hex or
+                         decimal (default 0x5eedc0de)
       --tasks N          concurrent worker tasks (default 16)
       --trees N          independent trees, each in its own window (default 4)
       --leaves N         auto-forwarded leaf controllers per tree (default 5)
@@ -93,111 +90,64 @@ struct Options: Sendable {
       --quiescent-every S  pause the workload every S seconds: check the invariants and
                          the epoch before (default 2; 0: one epoch, memory grows with the run)
       --reduce-seconds S time budget to shrink a failure to a short sequence (default 20, 0 = off)
-      --json             print the report as JSON (the last line stays the summary line)
+      --json             print the report as one JSON document on standard output (the
+                         summary line goes to standard error)
       --quiet            no progress output (otherwise on standard error; Ctrl-C stops the
                          workload and reports what was recorded)
       --reduce KIND      reduce a finding of this kind (atomicity, grammar, invariant, ...)
       --verbose          show the reducer's trials
-      --help             this text
-    The last line is always: stress: <N> operations, <V> violations, <D> deadlocks, <L> leaks
-    Exit status: 0 when V, D and L are all 0; 1 otherwise; 64 on bad usage.
+      --help, -h         this text
+    The report's last line is always: stress: <N> operations, <V> violations, <D> deadlocks, <L> leaks
+    Exit status: 0 when V, D and L are all 0; 1 otherwise; 64 on bad usage (nothing runs).
     """
 
-  static func parse(_ arguments: [String]) -> Result<Options, UsageError> {
-    var options = Options()
-    var iterator = arguments.makeIterator()
-    func value(_ flag: String) throws(UsageError) -> String {
-      guard let value = iterator.next() else { throw UsageError(message: "\(flag) needs a value") }
-      return value
-    }
-    func integer(_ flag: String) throws(UsageError) -> Int {
-      let text = try value(flag)
-      guard let number = Int(text), number >= 0 else { throw UsageError(message: "\(flag): not a count: \(text)") }
-      return number
-    }
-    func seconds(_ flag: String) throws(UsageError) -> Double {
-      let text = try value(flag)
-      guard let number = Double(text), number >= 0 else {
-        throw UsageError(message: "\(flag): not a duration: \(text)")
-      }
-      return number
-    }
-    do throws(UsageError) {
-      while let argument = iterator.next() {
-        switch argument {
-        case "--seconds": options.seconds = try seconds(argument)
-        case "--operations": options.operations = try integer(argument)
-        case "--seed":
-          let text = try value(argument)
-          let parsed = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
-          guard let seed = parsed else { throw UsageError(message: "--seed: not a number: \(text)") }
-          options.seed = seed
-        case "--tasks": options.tasks = max(1, try integer(argument))
-        case "--trees": options.trees = max(1, try integer(argument))
-        case "--leaves": options.leavesPerTree = max(2, try integer(argument))
-        case "--manual-leaves": options.manualLeavesPerTree = max(2, try integer(argument))
-        case "--fault":
-          let text = try value(argument)
-          guard let fault = Fault(rawValue: text) else { throw UsageError(message: "--fault: unknown fault \(text)") }
-          options.fault = fault
-        case "--hook-deadline":
-          let text = try value(argument)
-          if text == "off" {
-            options.hookDeadline = nil
-          } else {
-            guard let milliseconds = Int(text), milliseconds > 0 else {
-              throw UsageError(message: "--hook-deadline: milliseconds or off, not \(text)")
-            }
-            options.hookDeadline = .milliseconds(milliseconds)
-          }
-        case "--profile":
-          let text = try value(argument)
-          guard let profile = Profile(rawValue: text) else {
-            throw UsageError(message: "--profile: unknown profile \(text)")
-          }
-          options.profile = profile
-        case "--kinds":
-          let text = try value(argument)
-          var kinds: Set<OperationKindName> = []
-          for name in text.split(separator: ",") {
-            guard let kind = OperationKindName(rawValue: String(name)) else {
-              throw UsageError(message: "--kinds: unknown kind \(name)")
-            }
-            kinds.insert(kind)
-          }
-          options.kinds = kinds
-        case "--stall": options.stallSeconds = max(0.5, try seconds(argument))
-        case "--quiescent-every": options.quiescentEvery = try seconds(argument)
-        case "--reduce-seconds": options.reduceSeconds = try seconds(argument)
-        case "--json": options.json = true
-        case "--quiet": options.quiet = true
-        case "--verbose": options.verbose = true
-        case "--reduce": options.reduceCategory = try value(argument)
-        case "--help", "-h": throw UsageError(message: "", isHelp: true)
-        default: throw UsageError(message: "unknown argument \(argument)")
+  /// The seed as every output shows it and `--seed` takes it: `0x` and
+  /// lowercase hex digits.
+  var seedText: String { "0x" + String(seed, radix: 16) }
+
+  /// A seed as `--seed` takes it: `0x` hex (the form the reports print) or
+  /// decimal.
+  static func seed(_ text: String) -> UInt64? {
+    text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
+  }
+}
+
+extension Options: ToolOptions {
+  static let toolName = "containment-stress"
+
+  mutating func apply(_ flag: String, from arguments: inout ArgumentCursor) throws(UsageError) {
+    switch flag {
+    case "--seconds": seconds = try arguments.seconds(of: flag)
+    case "--operations": operations = try arguments.count(of: flag)
+    case "--seed":
+      let text = try arguments.value(of: flag, "a seed")
+      guard let seed = Self.seed(text) else { throw .badValue(flag, text, "a seed (0x hex or decimal)") }
+      self.seed = seed
+    case "--tasks": tasks = max(1, try arguments.count(of: flag))
+    case "--trees": trees = max(1, try arguments.count(of: flag))
+    case "--leaves": leavesPerTree = max(2, try arguments.count(of: flag))
+    case "--manual-leaves": manualLeavesPerTree = max(2, try arguments.count(of: flag))
+    case "--fault": fault = try arguments.choice(of: flag)
+    case "--hook-deadline":
+      let text = try arguments.value(of: flag, "milliseconds or off")
+      if text == "off" {
+        hookDeadline = nil
+      } else {
+        guard let milliseconds = Int(text), milliseconds > 0 else {
+          throw .badValue(flag, text, "milliseconds or off")
         }
+        hookDeadline = .milliseconds(milliseconds)
       }
-    } catch {
-      return .failure(error)
+    case "--profile": profile = try arguments.choice(of: flag)
+    case "--kinds": kinds = try arguments.choices(of: flag)
+    case "--stall": stallSeconds = max(0.5, try arguments.seconds(of: flag))
+    case "--quiescent-every": quiescentEvery = try arguments.seconds(of: flag)
+    case "--reduce-seconds": reduceSeconds = try arguments.seconds(of: flag)
+    case "--json": json = true
+    case "--quiet": quiet = true
+    case "--verbose": verbose = true
+    case "--reduce": reduceCategory = try arguments.value(of: flag, "a kind of finding")
+    default: throw .unknownFlag(flag)
     }
-    return .success(options)
   }
-}
-
-struct UsageError: Error {
-  var message: String
-  var isHelp = false
-}
-
-/// Standard error and terminal helpers (no Foundation).
-enum Terminal {
-  static var stdoutIsTerminal: Bool { isatty(1) != 0 }
-  static var stderrIsTerminal: Bool { isatty(2) != 0 }
-
-  static func error(_ text: String) {
-    var line = text
-    line.withUTF8 { buffer in _ = write(2, buffer.baseAddress, buffer.count) }
-  }
-
-  static func flush() { fflush(nil) }
 }

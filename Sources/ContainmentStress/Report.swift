@@ -80,7 +80,7 @@ struct Report {
     var lines: [String] = []
     let fault = options.fault.map { "  fault=\($0.rawValue)" } ?? ""
     lines.append(
-      "containment-stress  seed=0x\(String(options.seed, radix: 16))  tasks=\(options.tasks)  trees=\(options.trees)  controllers=\(names.count)\(fault)"
+      "containment-stress  seed=\(options.seedText)  tasks=\(options.tasks)  trees=\(options.trees)  controllers=\(names.count)\(fault)"
     )
     if interrupted {
       lines.append("interrupted  by Ctrl-C after \(format(seconds, 1))s: what was recorded until then is checked")
@@ -119,7 +119,7 @@ struct Report {
         if count > 5 { lines.append("    ... and \(count - 5) more") }
       }
       lines.append(
-        "seed         0x\(String(options.seed, radix: 16)) (re-run: containment-stress --seed 0x\(String(options.seed, radix: 16))\(options.fault.map { " --fault \($0.rawValue)" } ?? ""))"
+        "seed         \(options.seedText) (re-run: containment-stress --seed \(options.seedText)\(options.fault.map { " --fault \($0.rawValue)" } ?? ""))"
       )
       if let reduction {
         if reduction.reproduced {
@@ -140,7 +140,7 @@ struct Report {
 
   func json() -> String {
     var fields: [String] = []
-    fields.append("\"seed\": \(options.seed)")
+    fields.append("\"seed\": \(json(options.seedText))")
     fields.append("\"fault\": \(options.fault.map { json($0.rawValue) } ?? "null")")
     fields.append("\"tasks\": \(options.tasks), \"trees\": \(options.trees), \"controllers\": \(names.count)")
     fields.append("\"operations\": \(operations), \"nestedOperations\": \(nested), \"seconds\": \(format(seconds, 3))")

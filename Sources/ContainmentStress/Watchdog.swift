@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import CommandLineOptions
 import Containment
 
 /// Watches a run's heartbeat. With no progress for `stall` while something is
@@ -82,17 +83,22 @@ final class Watchdog: Sendable {
       "\(phase) \(format(elapsed.seconds, 1))s\(total)  \(Int(rate))/s  epochs checked \(checked)  findings \(run.findingsSoFar)\(memory)"
   }
 
+  /// Where a run the watchdog ends is reported: standard output, unless
+  /// it is kept for the JSON document (`--json`), which such a run never prints.
+  private var reportStream: StandardStream { options.json ? .error : .output }
+
   /// The run (its checks included) has overrun its time: fail rather than run on.
   private func outOfTime(_ run: Run, phase: String, limit: Duration) -> Never {
     let checked = run.checkProgress.withLock { $0.epochsChecked }
     let findings = run.findingsSoFar
-    print(
+    reportStream.write(
       """
 
       TIME LIMIT: the run did not end within \(format(limit.seconds, 1))s (--seconds \(format(options.seconds, 0)) + 10 % + 5 s); \
       still in \(phase) with \(checked) epochs checked, \(findings) findings so far. The unchecked rest is not reported.
-      seed: 0x\(String(options.seed, radix: 16))
+      seed: \(options.seedText)
       stress: \(run.completed) operations, \(findings + 1) violations, 0 deadlocks, 0 leaks
+
       """)
     Terminal.flush()
     exit(1)
@@ -129,10 +135,10 @@ final class Watchdog: Sendable {
     if let hooks = run.world.supervised?.hooksRunning, !hooks.isEmpty {
       lines.append("hooks that have not returned: \(hooks.joined(separator: ", "))")
     }
-    lines.append("seed: 0x\(String(options.seed, radix: 16))")
+    lines.append("seed: \(options.seedText)")
     let completed = run.completed
     lines.append("stress: \(completed) operations, \(run.findingsSoFar) violations, 1 deadlocks, 0 leaks")
-    print(lines.joined(separator: "\n"))
+    reportStream.write(lines.joined(separator: "\n") + "\n")
     Terminal.flush()
     exit(1)
   }

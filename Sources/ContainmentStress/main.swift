@@ -5,25 +5,14 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import CommandLineOptions
 import Containment
 
 // containment-stress: hammers the runtime with concurrent operations,
 // cancellations and misuse, proving the invariants epoch by epoch as it goes
 // (see STRESS.md).
 
-let options: Options
-switch Options.parse(Array(CommandLine.arguments.dropFirst())) {
-case .success(let parsed):
-  options = parsed
-case .failure(let error):
-  if error.isHelp {
-    print(Options.usage)
-    exit(0)
-  }
-  Terminal.error("containment-stress: \(error.message)\n\(Options.usage)\n")
-  print("stress: 0 operations, 0 violations, 0 deadlocks, 0 leaks")
-  exit(64)
-}
+let options = Options.parseOrExit()
 
 if options.fault == .skipQueue { FaultInjection.skipsQueue = true }
 Interruption.install(quiet: options.quiet)
@@ -51,7 +40,11 @@ if options.reduceSeconds > 0, !toReduce.isEmpty, !Interruption.requested {
   }
 }
 
-print(options.json ? report.json() : report.text())
-print(report.summaryLine)
-Terminal.flush()
-exit(report.violations + report.deadlocks + report.leaks.count == 0 ? 0 : 1)
+// With --json, standard output holds the one JSON document and nothing else.
+if options.json {
+  StandardStream.output.write(report.json() + "\n")
+  StandardStream.error.write(report.summaryLine + "\n")
+} else {
+  StandardStream.output.write(report.text() + "\n" + report.summaryLine + "\n")
+}
+exit(report.violations + report.deadlocks + report.leaks.count == 0 ? ExitStatus.success.code : ExitStatus.failure.code)

@@ -1,17 +1,10 @@
-/// Command-line options of `containment-bench`.
+import CommandLineOptions
+
+/// Command-line options of `containment-bench` (the flags: ``usage``).
 ///
-/// ```
-/// containment-bench [--quick] [--json] [--only GROUP[,GROUP...]] [--filter TEXT] [--reps N]
-/// ```
-/// - `--quick`: fewer repetitions and smaller workloads (CI smoke run).
-/// - `--json`: print the result as JSON instead of the table (the summary
-///   line still follows, as the last line).
-/// - `--only`: run only the named groups (see ``BenchGroup``); ratios whose
-///   inputs were not measured are reported as missing.
-/// - `--filter`: run only the figures whose key contains TEXT (for profiling
-///   one workload, e.g. under perf); a TEXT ending in `$` must match the
-///   whole key.
-/// - `--reps`: repetitions per figure (default 7, quick 3).
+/// `--only` runs only the named groups (see ``BenchGroup``): ratios whose
+/// inputs were not measured are reported as missing. `--filter` is for
+/// profiling one workload (e.g. under perf).
 struct BenchOptions: Sendable {
   var quick = false
   var json = false
@@ -27,52 +20,32 @@ struct BenchOptions: Sendable {
     quick ? (quickCount ?? max(1, full / 5)) : full
   }
 
-  static func parse(_ arguments: [String]) throws(UsageError) -> BenchOptions {
-    var options = BenchOptions()
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
-      switch argument {
-      case "--quick": options.quick = true
-      case "--json": options.json = true
-      case "--only":
-        guard let list = remaining.popFirst() else { throw UsageError("--only needs a group list") }
-        var groups: Set<BenchGroup> = []
-        for name in list.split(separator: ",") {
-          guard let group = BenchGroup(rawValue: String(name)) else {
-            throw UsageError(
-              "unknown group \(name); groups: \(BenchGroup.allCases.map(\.rawValue).joined(separator: ", "))")
-          }
-          groups.insert(group)
-        }
-        options.groups = groups
-      case "--filter":
-        guard let text = remaining.popFirst() else { throw UsageError("--filter needs a text") }
-        options.filter = text
-      case "--reps":
-        guard let value = remaining.popFirst().flatMap({ Int($0) }), value >= 1 else {
-          throw UsageError("--reps needs a positive number")
-        }
-        options.repetitions = value
-      case "--help", "-h":
-        throw UsageError(nil)
-      default:
-        throw UsageError("unknown argument \(argument)")
-      }
-    }
-    return options
-  }
-
   static let usage = """
     usage: containment-bench [--quick] [--json] [--only GROUP[,GROUP...]] [--filter TEXT] [--reps N]
-    groups: \(BenchGroup.allCases.map(\.rawValue).joined(separator: ", "))
+      --quick          fewer repetitions and smaller workloads (CI smoke run)
+      --json           the result as JSON instead of the table (the summary line follows)
+      --only G,G       only these groups: \(BenchGroup.allCases.map(\.rawValue).joined(separator: ", "))
+      --filter TEXT    only the figures whose key contains TEXT (a trailing $: the whole key)
+      --reps N         repetitions per figure (default 7, quick 3)
+      --help, -h       this text
     build with: swift build -c release --product containment-bench
+    Exit status: 0, or 1 if a workload's own check failed; 64 on bad usage (nothing runs).
     """
 }
 
-/// A bad command line; `message == nil` means `--help`.
-struct UsageError: Error {
-  let message: String?
-  init(_ message: String?) { self.message = message }
+extension BenchOptions: ToolOptions {
+  static let toolName = "containment-bench"
+
+  mutating func apply(_ flag: String, from arguments: inout ArgumentCursor) throws(UsageError) {
+    switch flag {
+    case "--quick": quick = true
+    case "--json": json = true
+    case "--only": groups = try arguments.choices(of: flag)
+    case "--filter": filter = try arguments.value(of: flag, "a text")
+    case "--reps": repetitions = try arguments.count(of: flag, atLeast: 1)
+    default: throw .unknownFlag(flag)
+    }
+  }
 }
 
 /// The groups of figures, in the order they run. Memory runs first, on a
