@@ -44,6 +44,33 @@ struct ReadmeExampleTests {
     #expect(profile.parent === shell)
     #expect(window.rootViewController === shell)
   }
+
+  /// The README's events sample, with `print` writing to a list: the loop
+  /// ends once the tree is torn down (E6).
+  @Test func theEventsSampleEndsWhenTheTreeIsTornDown_E5_E6() async throws {
+    let window = Window()
+    let shell = Shell()
+    try await window.setRootViewController(shell)
+    let printed = HookLog()
+    func print(_ path: String, _ kind: String, _ transaction: Any) { printed.append("\(path) \(kind)") }
+
+    let events = shell.treeEvents()                  // subscribed now; first a snapshot of the state
+    let timeline = Task {
+      for await event in events {
+        print(event.path, event.kind.name, event.transaction as Any)
+      }                                              // ends once the tree is torn down
+    }
+    try await shell.show(Profile())
+    try await window.tearDown()                      // off screen, viewDidTearDown, streams end
+    await timeline.value
+
+    #expect(printed.all == [
+      "Shell subscribed", "Shell childAdded", "Shell/Profile willMove", "Shell/Profile viewDidLoad",
+      "Shell/Profile viewWillAppear", "Shell/Profile viewIsAppearing", "Shell/Profile viewDidAppear",
+      "Shell/Profile didMove", "Shell viewWillDisappear", "Shell/Profile viewWillDisappear", "Shell viewDidDisappear",
+      "Shell/Profile viewDidDisappear", "Shell/Profile viewDidTearDown", "Shell viewDidTearDown", "Shell terminated",
+    ])
+  }
 }
 
 // The README's "Built-in containers" snippet, verbatim between the markers,

@@ -1,8 +1,13 @@
 /// A tree run as a service: a window, its root and a ``GracefulShutdown``,
-/// with the `run()` of swift-service-lifecycle's `Service` protocol, so that
-/// an application that uses it conforms in one line
-/// (`extension TreeService: @retroactive Service {}`); this package depends
-/// on nothing.
+/// with the shape of swift-service-lifecycle's `Service.run()`; this package
+/// depends on nothing.
+///
+/// In a swift-service-lifecycle `ServiceGroup`, use the integration package
+/// `ContainmentServiceLifecycle` (`ContainmentService`): the group asks for a
+/// graceful shutdown through a handler, not by cancelling, so a bare
+/// `extension TreeService: Service {}` never hears SIGTERM. By hand:
+/// `withGracefulShutdownHandler { try await tree.run() } onGracefulShutdown:
+/// { tree.shutdownGracefully() }`.
 public struct TreeService: Sendable {
   /// The window the tree runs in.
   public let window: Window
