@@ -10,6 +10,15 @@
 //
 //   swift run -c release session-server                 200 sessions
 //   swift run -c release session-server --sessions 50
+//   swift run -c release session-server --until-signal  then: kill -TERM <pid>
+//
+// With `--until-signal` the shutdown waits for SIGTERM or SIGINT, as a
+// server under an orchestrator does: the signal requests the graceful
+// shutdown, and every tree goes off screen, stops children before parents
+// and ends its streams before the process exits 0. (With
+// swift-service-lifecycle, each session would be a `ContainmentService` in
+// one `ServiceGroup` with `gracefulShutdownSignals: [.sigterm, .sigint]`: see
+// Integrations/ContainmentServiceLifecycle.)
 //
 // The last line is `session-server: <N> sessions served, <R> requests, <F>
 // faults isolated`; the exit status is 0 only if every session was served and
@@ -40,7 +49,7 @@ struct Outcome {
 /// task of its own raced against the deadline, abandons the hung one, and
 /// applies the fault policy in a request of its own. This function only
 /// waits, through the public API (`waitUntil`, event streams).
-func runServer(sessions count: Int) async throws -> Outcome {
+func runServer(sessions count: Int, untilSignal: Bool) async throws -> Outcome {
   let environment = ContainmentEnvironment(
     clock: ContinuousClock(), hookDeadline: .milliseconds(100), faultPolicy: .isolate)
   let stuckBackend = Backend(stuck: true)
@@ -72,6 +81,10 @@ func runServer(sessions count: Int) async throws -> Outcome {
     print(
       "\(stuck.name): the rest of its tree kept serving: \(requests)/\(Session.requestCount) requests, stack \(stack)")
 
+    if untilSignal {
+      let signal = await Termination.wait()
+      print("session-server: \(signal): shutting down")
+    }
     shutdown.request()  // every service tears its tree down in order, then returns
     return (served, try await services.reduce(into: [Supervision]()) { $0.append($1) })
   }
@@ -131,7 +144,7 @@ func check(_ served: [Served], _ supervision: [Supervision], sessions count: Int
 func names(_ controller: any ViewController) -> [String] { controller.children.map(\.node.name) }
 
 let options = ServerOptions.parseOrExit()
-let outcome = try await runServer(sessions: options.sessions)
+let outcome = try await runServer(sessions: options.sessions, untilSignal: options.untilSignal)
 for problem in outcome.problems.prefix(10) { print("problem: \(problem)") }
 let (served, requests, faults) = (outcome.served, outcome.requests, outcome.faultsIsolated)
 print("session-server: \(served) sessions served, \(requests) requests, \(faults) faults isolated")
