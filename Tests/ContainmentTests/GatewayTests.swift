@@ -106,7 +106,7 @@ struct GatewayTests {
     await #expect(throws: ContainmentError.userCodeAbandoned(p.node.id, call: "withTransaction")) {
       try await scope.value
     }
-    try await queued.value
+    _ = try await queued.value
     #expect(f.log.take() == ["C.willMove(P)"])
     #expect(p.isFaulted && names(p.children) == ["C"])
     body.open()
@@ -142,7 +142,7 @@ struct GatewayTests {
       clock.advance(by: .milliseconds(60))
       gate.open()
     }
-    try await scope.value
+    _ = try await scope.value
     #expect(f.log.take() == ["C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)"])
     #expect(!p.isFaulted && !c.isFaulted && c.parent == nil)
     #expect(p.checkInvariants().isEmpty && c.checkInvariants().isEmpty)
@@ -363,7 +363,7 @@ struct GatewayTests {
       ])
     // The user's way out: the request that waits for the queue is cancelled.
     detached.withLock { $0 }?.cancel()
-    try await scope.value
+    _ = try await scope.value
     #expect(names(p.children) == ["C"] && x.parent == nil && !c.isFaulted)
     withExtendedLifetime(window) {}
   }
