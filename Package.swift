@@ -18,7 +18,8 @@ let package = Package(
     .executable(name: "session-server", targets: ["SessionServer"]),
   ],
   targets: [
-    .target(name: "Containment", swiftSettings: strict),
+    .target(name: "ContainmentGeometry", swiftSettings: strict),
+    .target(name: "Containment", dependencies: ["ContainmentGeometry"], swiftSettings: strict),
     .target(name: "ContainmentTestKit", dependencies: ["Containment"], swiftSettings: strict),
     .target(name: "CommandLineOptions", swiftSettings: strict),
     .executableTarget(

@@ -1,0 +1,3 @@
+// Geometry and the layout solver are a layer of their own, below the
+// runtime (ContainmentGeometry): `import Containment` brings them too.
+@_exported import ContainmentGeometry
