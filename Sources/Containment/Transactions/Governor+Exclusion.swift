@@ -1,0 +1,42 @@
+import Synchronization
+
+extension Governor {
+  /// The object whose link domain guards this governor's links.
+  var member: any LinkGuarded {
+    switch self {
+    case .controller(let controller): controller.node
+    case .window(let window): window
+    }
+  }
+
+  /// Its exclusion slot.
+  var _slot: HierarchySlot {
+    switch self {
+    case .controller(let controller): controller.node.hierarchy
+    case .window(let window): window.hierarchy
+    }
+  }
+
+  /// Under the link lock: the slot standing for this governor's whole tree
+  /// (its hosting window's, else its root controller's). O(1), cached.
+  var _treeSlot: HierarchySlot {
+    switch self {
+    case .controller(let controller): controller.node._position().treeSlot
+    case .window(let window): window.hierarchy
+    }
+  }
+
+  /// Under the link lock: the slots of every ancestor, nearest first, up to
+  /// the hosting window.
+  func _ancestorSlots() -> [HierarchySlot] {
+    guard case .controller(let controller) = self else { return [] }
+    var slots: [HierarchySlot] = []
+    var node = controller.node
+    while let parent = node._treeParent {
+      slots.append(parent.hierarchy)
+      node = parent
+    }
+    if let window = node._window { slots.append(window.hierarchy) }
+    return slots
+  }
+}

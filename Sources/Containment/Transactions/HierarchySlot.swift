@@ -1,0 +1,91 @@
+import Synchronization
+
+/// Per-governor bookkeeping for hierarchical exclusion, guarded by the
+/// governor's link domain like its links.
+///
+/// Transactions on one container are serialized by its FIFO queue (R1).
+/// Transactions on *different* containers of one tree must not overlap either
+/// when one container is an ancestor of the other: an ancestor's appearance
+/// pass over a subtree would otherwise interleave its decisions and hooks with
+/// a descendant's transition half-way through, and a controller's hook
+/// sequence would match no sequential order (R4). Siblings' subtrees are
+/// disjoint, so their transactions still run in parallel, as do independent
+/// trees (R5).
+final class HierarchySlot: @unchecked Sendable {
+  /// The link domain of the slot's controller or window, which guards the
+  /// state below: a copy of theirs, moved with it (``TreeLock/_join(_:into:)``).
+  let domain: Atomic<Int>
+
+  struct State {
+    /// Transactions running on this governor (nested ones included).
+    var running = 0
+    /// Transactions running on strict descendants.
+    var activeBelow = 0
+    /// Top-level transactions here waiting for their descendants to finish:
+    /// new top-level transactions below wait behind them (no starvation).
+    var pending = 0
+    /// Tasks waiting for this slot to change.
+    var waiters: [ExclusionWaiter] = []
+    /// On the slot that stands for a whole tree (``TreePosition/treeSlot``):
+    /// the admitted transactions of the tree and the top-level ones waiting as
+    /// pending. While there are none, a top-level transaction is admitted
+    /// without walking to the root (the fast path of
+    /// ``HierarchyExclusion/enter(_:adopting:cancellable:)``).
+    var treeMarks: [TreeBusyMark] = []
+    /// On a root's slot: admitted transactions that will link this tree into
+    /// theirs (a window taking it as its root, a container adding it). Until
+    /// they end, no transaction of this tree is admitted: one admitted before
+    /// the link would overlap them once linked (R4).
+    var adoptions = 0
+    /// The package's tests waiting for transactions to wait here
+    /// (`waiters(atLeast:)`).
+    var waiterObservers = CountObservers()
+  }
+  // Release builds skip Swift's dynamic exclusivity checks here, as for a
+  // controller's links (see `ControllerNode.links`).
+  #if DEBUG
+    private var state = State()
+  #else
+    @exclusivity(unchecked) private var state = State()
+  #endif
+
+  init(domain: Int) {
+    self.domain = Atomic(domain)
+  }
+
+  // MARK: Guarded by TreeLock
+
+  /// The state; only with the lock of this slot's domain held (checked in
+  /// debug builds).
+  var _state: State {
+    _read {
+      TreeLock.assertHeld(self)
+      yield state
+    }
+    _modify {
+      TreeLock.assertHeld(self)
+      yield &state
+    }
+  }
+}
+
+extension HierarchySlot: LinkGuarded {
+  var linkDomain: Int { domain.load(ordering: .relaxed) }
+}
+
+extension HierarchySlot {
+  /// Under the link lock: if nothing runs or waits as pending here any more,
+  /// unregisters the transactions below that waited for that, returning their
+  /// continuations.
+  func _wakeIfIdle() -> [UnsafeContinuation<ExclusionStep, Never>] {
+    _state.pending == 0 && _state.running == 0 ? _wakeAll() : []
+  }
+
+  /// Under the link lock: unregisters every waiter, returning their continuations.
+  func _wakeAll() -> [UnsafeContinuation<ExclusionStep, Never>] {
+    if _state.waiters.isEmpty { return [] }
+    let all = _state.waiters
+    _state.waiters.removeAll()
+    return all.compactMap { $0._woken() }
+  }
+}
