@@ -22,8 +22,6 @@ final class CallWatch: Sendable {
   }
 
   private struct State {
-    var outcome: Outcome?
-    var waiter: UnsafeContinuation<Outcome, Never>?
     /// Own time excluded so far: time spent in nested calls.
     var excluded: Duration = .zero
     /// When the current nested call began, while one runs.
@@ -41,6 +39,7 @@ final class CallWatch: Sendable {
   let transaction: TransactionID?
   private let start: Duration
   private let state = Locked(State())
+  private let ending = OneShot<Outcome>()
 
   init(_ call: UserCall, environment: ContainmentEnvironment, transaction: TransactionID?) {
     self.call = call
@@ -88,12 +87,11 @@ final class CallWatch: Sendable {
       deadline == nil && stall == nil
       ? nil
       : Task.detached { [self] in await self.time(deadline: deadline, stall: stall) }
-    let resolved = state.withLock { state -> Bool in
+    state.withLock { state in
       state.cancelWork = { work.cancel() }
       if let timer { state.timers.append(timer) }
-      return state.outcome != nil
     }
-    if resolved { timer?.cancel() }
+    if ending.isResolved { timer?.cancel() }
   }
 
   /// A teardown began: cancels the code after `policy.graceful` and stops
@@ -108,11 +106,8 @@ final class CallWatch: Sendable {
       else { return }
       resolve(.abandoned)
     }
-    let resolved = state.withLock { state -> Bool in
-      state.timers.append(escalation)
-      return state.outcome != nil
-    }
-    if resolved { escalation.cancel() }
+    state.withLock { $0.timers.append(escalation) }
+    if ending.isResolved { escalation.cancel() }
   }
 
   /// Cancels the task running the code (it sees `Task.isCancelled`).
@@ -120,34 +115,21 @@ final class CallWatch: Sendable {
     state.withLock { $0.cancelWork }?()
   }
 
-  /// Ends the wait with `outcome`, unless it has ended already.
+  /// Ends the wait with `outcome`, unless it has ended already; the timers
+  /// stop.
   func resolve(_ outcome: Outcome) {
-    let (waiter, timers) = state.withLock { state -> (UnsafeContinuation<Outcome, Never>?, [Task<Void, Never>]) in
-      guard state.outcome == nil else { return (nil, []) }
-      state.outcome = outcome
-      defer {
-        state.waiter = nil
-        state.timers = []
-      }
-      return (state.waiter, state.timers)
+    guard ending.resolve(outcome) else { return }
+    let timers = state.withLock { state in
+      defer { state.timers = [] }
+      return state.timers
     }
     for timer in timers { timer.cancel() }
-    waiter?.resume(returning: outcome)
   }
 
   /// Suspends until the wait ends (at once if it has). One waiter.
-  func outcome() async -> Outcome {
-    await withUnsafeContinuation { continuation in
-      let ready = state.withLock { state -> Outcome? in
-        if let outcome = state.outcome { return outcome }
-        state.waiter = continuation
-        return nil
-      }
-      if let ready { continuation.resume(returning: ready) }
-    }
-  }
+  func outcome() async -> Outcome { await ending.value() }
 
-  private var isResolved: Bool { state.withLock { $0.outcome != nil } }
+  private var isResolved: Bool { ending.isResolved }
 
   /// Sleeps on the tree's clock until the call's own time reaches its next
   /// stall report or its deadline; reports, or ends the wait, then goes on.

@@ -11,7 +11,7 @@ enum Deadline {
       await work.value
       return true
     }
-    let first = FirstOutcome()
+    let first = OneShot<Bool>()
     // If `work` is abandoned, this watcher lives until its hook returns.
     Task.detached {
       await work.value
@@ -25,37 +25,5 @@ enum Deadline {
     let finished = await first.value()
     timer.cancel()
     return finished
-  }
-}
-
-/// A one-shot result that the first of several racing tasks sets; later
-/// settings are ignored. The continuation is resumed outside the lock.
-private final class FirstOutcome: Sendable {
-  private struct State {
-    var outcome: Bool?
-    var waiter: UnsafeContinuation<Bool, Never>?
-  }
-  private let state = Locked(State())
-
-  func resolve(_ outcome: Bool) {
-    let waiter = state.withLock { state -> UnsafeContinuation<Bool, Never>? in
-      guard state.outcome == nil else { return nil }
-      state.outcome = outcome
-      defer { state.waiter = nil }
-      return state.waiter
-    }
-    waiter?.resume(returning: outcome)
-  }
-
-  /// Suspends until an outcome is set (at once if it is). One waiter.
-  func value() async -> Bool {
-    await withUnsafeContinuation { continuation in
-      let ready = state.withLock { state -> Bool? in
-        if let outcome = state.outcome { return outcome }
-        state.waiter = continuation
-        return nil
-      }
-      if let ready { continuation.resume(returning: ready) }
-    }
   }
 }
