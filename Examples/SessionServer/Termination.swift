@@ -1,10 +1,11 @@
+import Dispatch
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Dispatch
-import Synchronization
 
 /// Waits for SIGTERM or SIGINT, the way a server under an orchestrator is
 /// asked to stop: the signals' default action (ending the process at once)

@@ -24,13 +24,14 @@
 // faults isolated`; the exit status is 0 only if every session was served and
 // exactly one fault was isolated.
 
+import CommandLineOptions
+import Containment
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import CommandLineOptions
-import Containment
 
 /// What a run ends with: the last line's counts, and what went wrong.
 struct Outcome {

@@ -8,13 +8,14 @@
 //   swift run two-tab                    prints the hook log of a short script
 //   swift run two-tab --concurrent 1000  fires 1000 taps from 1000 tasks at once and checks the result
 
+import CommandLineOptions
+import Containment
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import CommandLineOptions
-import Containment
 
 /// A page that prints every lifecycle hook it receives (or, quietly, only
 /// counts its appearance balance).

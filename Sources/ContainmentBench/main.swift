@@ -1,3 +1,5 @@
+import CommandLineOptions
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import CommandLineOptions
 
 // containment-bench: the cost of every runtime operation against Swift's own
 // primitives and against a UIKit-style @MainActor design, measured side by

@@ -1,3 +1,6 @@
+import Containment
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Containment
-import Dispatch
 
 /// What the process costs: resident memory and CPU time (no Foundation).
 enum ProcessStatus {

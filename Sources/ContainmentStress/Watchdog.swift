@@ -1,3 +1,6 @@
+import CommandLineOptions
+import Containment
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import CommandLineOptions
-import Containment
 
 /// Watches a run's heartbeat. With no progress for `stall` while something is
 /// in flight, it prints what is pending (the operations in flight and every

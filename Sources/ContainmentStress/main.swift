@@ -1,3 +1,6 @@
+import CommandLineOptions
+import Containment
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import CommandLineOptions
-import Containment
 
 // containment-stress: hammers the runtime with concurrent operations,
 // cancellations and misuse, proving the invariants epoch by epoch as it goes

@@ -59,5 +59,6 @@ public actor RecordingController: ViewController {
   }
   /// Logs the hook, then runs the `onHook` action.
   public func traitCollectionDidChange(_ previous: TraitCollection?) async { await record("traitCollectionDidChange") }
+  /// Logs the hook, then runs the `onHook` action.
   public func viewDidTearDown() async { await record("viewDidTearDown") }
 }

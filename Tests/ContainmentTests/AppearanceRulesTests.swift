@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §3 A1, A2, A5: automatic forwarding.
 @Suite(.timeLimit(.minutes(1)))

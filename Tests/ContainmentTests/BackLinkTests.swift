@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Containment
 
 /// Back-links (a child's parent, a view's superview, owner and window) never

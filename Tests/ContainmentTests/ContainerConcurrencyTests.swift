@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// Checks one controller's hook sequence against the appearance cycle of
 /// §3 (reversals allowed, A3). Returns the first illegal step, or nil.

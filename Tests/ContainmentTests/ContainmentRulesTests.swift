@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §2: containment verbs and their hook orders.
 @Suite(.timeLimit(.minutes(1)))

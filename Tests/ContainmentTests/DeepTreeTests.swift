@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// Depth costs nothing per operation (R5): a chain 100,000 controllers
 /// deep is built, shown, checked, torn down and released in linear time,

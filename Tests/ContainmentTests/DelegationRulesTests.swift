@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// A controller with its own status bar preferences and, optionally, a
 /// controller it names for the status bar (a child or, wrongly, anything).

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// A request made from a hook is queued behind the running transaction for
 /// as long as that transaction may still owe hooks to the controllers the

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §7: lifecycle event streams.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// V1, V3, V6: every call into user code goes through one supervised
 /// gateway: `loadView`, delegate methods, scope bodies and drivers are

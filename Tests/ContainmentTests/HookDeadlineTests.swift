@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// V1, V2: hook deadlines on the injected clock, faulted controllers, and
 /// what each fault policy does with them.

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §8 for lifetimes: torn-down trees, released windows, calls that
 /// cannot throw, subscriber policies and requests hooks make without end.

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// Trees are the unit of locking: every object linked into a tree is guarded
 /// by the tree's link lock, a tree that joins another takes its lock, and a

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §3 A3, A4, A6, A7: manual forwarding, nesting, reversal, coalesced batches.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §8 at the containment layer: a typed error, and the tree unchanged.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §5 N1–N8: the navigation stack.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §10: a presentation lasts while its presenter keeps its place. When the
 /// presenter (or an ancestor) leaves its parent, or the presented controller

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §10 P1–P7: modal presentation.
 @Suite(.timeLimit(.minutes(1)))

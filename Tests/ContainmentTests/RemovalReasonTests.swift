@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// V4: every removal event says why.
 @Suite(.timeLimit(.minutes(1)))

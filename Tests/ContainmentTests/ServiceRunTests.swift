@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// V5: a tree run as a service; readiness (`waitUntil(.idle)`,
 /// `waitUntil(.tornDown)`).

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §5 S1–S2: the split controller.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §5 B1–B3: the tab controller.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// V3: ordered teardown — off screen, stop hooks children before
 /// parents within the tree's deadlines, streams end; nothing queued is lost.

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §6: serialization and reentrancy.
 @Suite(.timeLimit(.minutes(1)))

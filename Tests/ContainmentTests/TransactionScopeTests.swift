@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// R6: a custom container's change as one transaction (`withTransaction`).
 @Suite(.timeLimit(.minutes(1)))

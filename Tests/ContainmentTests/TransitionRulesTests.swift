@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// §4: transitions between children, on an injected manual clock.
 @Suite(.timeLimit(.minutes(1)))

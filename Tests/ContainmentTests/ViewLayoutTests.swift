@@ -1,6 +1,6 @@
-import Testing
 import Containment
 import ContainmentTestKit
+import Testing
 
 /// §1: the headless view model's constraints, resolved by a layout pass.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,6 +1,7 @@
-import Testing
-@testable import Containment
 import ContainmentTestKit
+import Testing
+
+@testable import Containment
 
 /// A released window takes its whole tree off screen (§2 invariants, V3):
 /// presented chains included, and controllers whose appearance was under way

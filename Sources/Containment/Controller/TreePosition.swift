@@ -67,7 +67,7 @@ extension ControllerNode {
   /// way down). Amortized O(1).
   func _position() -> TreePosition {
     if let cached = _cachedPosition { return cached }
-    var uncached: [ControllerNode] = [self]
+    var uncached: [ControllerNode] = []
     var above: TreePosition?
     var top = self
     while let parent = top._treeParent {
@@ -78,12 +78,13 @@ extension ControllerNode {
       uncached.append(parent)
       top = parent
     }
-    var position: TreePosition! = nil
     for node in uncached.reversed() {
-      position = node._makePosition(above: above)
+      let position = node._makePosition(above: above)
       node._cachedPosition = position
       above = position
     }
+    let position = _makePosition(above: above)
+    _cachedPosition = position
     return position
   }
 

@@ -29,12 +29,15 @@ public struct RemovalReason: Sendable, Hashable, Codable, CustomStringConvertibl
   /// window again.
   public static let windowReleased = RemovalReason("windowReleased")
 
+  /// The reason's name.
   public var description: String { name }
 
+  /// Decodes a reason from its name.
   public init(from decoder: any Decoder) throws {
     name = try decoder.singleValueContainer().decode(String.self)
   }
 
+  /// Encodes the reason as its name.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(name)

@@ -25,6 +25,7 @@ public struct FaultPolicy: Sendable, Hashable, CustomStringConvertible {
   /// Only reports: the controller stays where it is, faulted.
   public static let reportOnly = FaultPolicy(kind: .reportOnly)
 
+  /// The policy's name ("isolate", ...).
   public var description: String {
     switch kind {
     case .isolate: "isolate"

@@ -16,6 +16,7 @@ public struct TreeCondition: Sendable, Hashable, CustomStringConvertible {
   /// ``ContainmentEnvironment/hookDeadline`` (V1).
   public static let faulted = TreeCondition(kind: .faulted)
 
+  /// The condition's name ("idle", ...).
   public var description: String {
     switch kind {
     case .idle: "idle"

@@ -1,3 +1,5 @@
+import Containment
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,8 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import Containment
 
 /// CPU time consumed by the whole process (all threads), to tell a parallel
 /// figure's contention (more CPU per operation) from a busy machine (same CPU

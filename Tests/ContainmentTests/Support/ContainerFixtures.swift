@@ -1,5 +1,6 @@
-@testable import Containment
 import ContainmentTestKit
+
+@testable import Containment
 
 /// A window driven by `clock` (a manual clock: no real time passes).
 func makeWindow(clock: ManualClock, traits: TraitCollection = TraitCollection()) -> Window {

@@ -1,9 +1,10 @@
+@testable import Containment
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-@testable import Containment
 
 /// A task executor that tells a test when it has nothing left to run: once a
 /// task started on it (`Task(executorPreference:)`) has run up to a

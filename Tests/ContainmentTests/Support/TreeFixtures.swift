@@ -1,5 +1,6 @@
-@testable import Containment
 import ContainmentTestKit
+
+@testable import Containment
 
 /// A shared log and controllers named after the letters of the contract.
 struct Fixture {
