@@ -1,0 +1,104 @@
+import Containment
+
+/// One epoch: a schedule performed on a fresh fixture, checked burst by
+/// burst against a second fresh fixture the operations are replayed on;
+/// then both torn down and checked for leaks.
+struct EpochRun<Fixture: CheckableContainer>: Sendable {
+  let checker: ContainerChecker<Fixture>
+  let clock: CheckClock
+  let interleaving: Interleaving
+  /// Seeds the clock's steps.
+  let seed: UInt64
+  let replayLimit: Int
+
+  func run(_ schedule: ContainerSchedule) async -> EpochOutcome {
+    var (outcome, references) = await perform(schedule)
+    // The fixtures are released now: everything they held must go.
+    let leaked = await Self.survivors(of: references)
+    if !leaked.isEmpty, outcome.findings.isEmpty {
+      outcome.findings.append(
+        CheckFinding(
+          .leak,
+          "still alive after the window was torn down and the fixture released: \(leaked.joined(separator: ", "))"))
+    }
+    references.removeAll()
+    return outcome
+  }
+
+  /// The labels of `references` still alive once the tasks that released
+  /// them had a chance to finish (a task's resources go shortly after it ends).
+  private static func survivors(of references: [WeakReference]) async -> [String] {
+    for _ in 0..<1_000 where references.contains(where: \.isAlive) {
+      await Task.yield()
+    }
+    return references.filter(\.isAlive).map(\.label)
+  }
+
+  private func perform(_ schedule: ContainerSchedule) async -> (EpochOutcome, [WeakReference]) {
+    var outcome = EpochOutcome()
+    let operations = checker.operationsByName
+    if let problem = checker.problem(with: schedule) {
+      outcome.findings.append(problem)
+      return (outcome, [])
+    }
+    let live: FixtureSession<Fixture>
+    let replayed: FixtureSession<Fixture>
+    do {
+      live = try await FixtureSession.make(checker.make, clock: clock, seed: seed)
+      replayed = try await FixtureSession.make(checker.make, clock: .manual, seed: seed)
+    } catch {
+      outcome.findings.append(error.finding)
+      return (outcome, [])
+    }
+    var references = live.references + replayed.references
+    if live.shape != replayed.shape {
+      outcome.findings.append(
+        CheckFinding(
+          .setup,
+          "two fixtures made by the factory differ before any operation: \(live.shape.differences(from: replayed.shape).joined(separator: "; "))"
+        ))
+    }
+    var checks = BurstChecks(controllers: live.controllers, naming: live.naming)
+    var track = ReplayTrack(session: replayed, make: checker.make, operations: operations)
+    var replays = true
+    let executor: SeededTaskExecutor?
+    if case .seeded(let seed) = interleaving.kind { executor = SeededTaskExecutor(seed: seed) } else { executor = nil }
+
+    for (index, burst) in schedule.bursts.enumerated() where outcome.findings.isEmpty {
+      let start = await live.transactionNow()
+      let records = await live.run(
+        burst, operations: operations, executor: executor, clockSeed: seed &+ UInt64(index))
+      let end = await live.transactionNow()
+      let segments = await live.collect()
+      outcome.operations += records.count
+      outcome.bursts += 1
+      let findings = checks.check(
+        segments, controllers: live.controllers, window: live.fixture.window, start: start, end: end,
+        lostEvents: live.lostEvents)
+      outcome.findings += findings.map { Self.locate($0, burst: index, of: schedule) }
+      guard outcome.findings.isEmpty, replays else { continue }
+      var linearizer = Linearizer<Fixture>(
+        records: records, observed: segments.map { EventTokens.of($0 ?? [], naming: live.naming) },
+        shape: live.shape, naming: live.naming, limit: replayLimit)
+      switch await linearizer.explain(on: &track) {
+      case .explained:
+        break
+      case .refuted(let finding):
+        outcome.findings.append(Self.locate(finding, burst: index, of: schedule))
+      case .inconclusive:
+        outcome.inconclusive += 1
+        replays = false  // The history is unknown from here on.
+      }
+    }
+    outcome.replayed = track.replayed
+    references += track.session.references
+    await live.tearDown()
+    await track.session.tearDown()
+    return (outcome, references)
+  }
+
+  /// `finding`, saying in which burst of how many it showed.
+  private static func locate(_ finding: CheckFinding, burst: Int, of schedule: ContainerSchedule) -> CheckFinding {
+    CheckFinding(finding.kind, "in burst \(burst + 1) of \(schedule.bursts.count): \(finding.message)")
+  }
+}
