@@ -7,7 +7,12 @@ import Containment
 struct ControllerNaming: Sendable {
   /// Per watched controller: its name, made unique by its position if needed.
   let names: [String]
+  /// Per watched controller: its id.
+  let ids: [ControllerID]
   private let indexByID: [ControllerID: Int]
+
+  /// Stands for every controller that is not watched, in translated events.
+  private static let unwatched = ControllerNode(name: "?").id
 
   init(_ controllers: [any ViewController]) {
     var seen: [String: Int] = [:]
@@ -16,6 +21,7 @@ struct ControllerNaming: Sendable {
       let name = controller.node.name
       return seen[name, default: 0] > 1 ? "\(name)#\(index)" : name
     }
+    ids = controllers.map(\.node.id)
     var indexByID: [ControllerID: Int] = [:]
     for (index, controller) in controllers.enumerated() { indexByID[controller.node.id] = index }
     self.indexByID = indexByID
@@ -30,6 +36,31 @@ struct ControllerNaming: Sendable {
   }
 
   func name(_ controller: (any ViewController)?) -> String { name(controller?.node.id) }
+
+  /// `kind` with each controller replaced by the one at the same position
+  /// in `target` (the unwatched ones by one placeholder), and an interrupted
+  /// transition read as a completed one.
+  func translate(_ kind: LifecycleEvent.Kind, into target: ControllerNaming) -> LifecycleEvent.Kind {
+    func map(_ id: ControllerID) -> ControllerID { indexByID[id].map { target.ids[$0] } ?? Self.unwatched }
+    func map(_ id: ControllerID?) -> ControllerID? { id.map(map) }
+    switch kind {
+    case .willMove(let parent): return .willMove(toParent: map(parent))
+    case .didMove(let parent): return .didMove(toParent: map(parent))
+    case .childAdded(let child): return .childAdded(map(child))
+    case .childRemoved(let child, let reason): return .childRemoved(map(child), reason: reason)
+    case .presented(let presented, let style): return .presented(map(presented), style: style)
+    case .dismissed(let presented, let style, let reason):
+      return .dismissed(map(presented), style: style, reason: reason)
+    case .transitionBegan(let from, let to, let options):
+      return .transitionBegan(from: map(from), to: map(to), options: options)
+    case .transitionEnded(let from, let to, let outcome):
+      return .transitionEnded(from: map(from), to: map(to), outcome: outcome == .interrupted ? .completed : outcome)
+    case .batchCommitted(let disappearing, let appearing):
+      return .batchCommitted(disappearing: disappearing.map(map), appearing: appearing.map(map))
+    case .subscribed(let state, let parent): return .subscribed(state: state, parent: map(parent))
+    default: return kind
+    }
+  }
 
   /// An event's kind with controllers named, and an interrupted transition
   /// read as a completed one (cancellation cuts an animation short, the

@@ -28,7 +28,7 @@ struct EpochRun<Fixture: CheckableContainer>: Sendable {
   /// The labels of `references` still alive once the tasks that released
   /// them had a chance to finish (a task's resources go shortly after it ends).
   private static func survivors(of references: [WeakReference]) async -> [String] {
-    for _ in 0..<1_000 where references.contains(where: \.isAlive) {
+    for _ in 0..<100 where references.contains(where: \.isAlive) {
       await Task.yield()
     }
     return references.filter(\.isAlive).map(\.label)
@@ -55,7 +55,7 @@ struct EpochRun<Fixture: CheckableContainer>: Sendable {
       outcome.findings.append(
         CheckFinding(
           .setup,
-          "two fixtures made by the factory differ before any operation: \(live.shape.differences(from: replayed.shape).joined(separator: "; "))"
+          "two fixtures made by the factory differ before any operation: \(live.shape.differences(from: replayed.shape, naming: live.naming).joined(separator: "; "))"
         ))
     }
     var checks = BurstChecks(controllers: live.controllers, naming: live.naming)
@@ -72,13 +72,15 @@ struct EpochRun<Fixture: CheckableContainer>: Sendable {
       let segments = await live.collect()
       outcome.operations += records.count
       outcome.bursts += 1
+      let lost = await live.lostEvents
       let findings = checks.check(
         segments, controllers: live.controllers, window: live.fixture.window, start: start, end: end,
-        lostEvents: live.lostEvents)
+        lostEvents: lost)
       outcome.findings += findings.map { Self.locate($0, burst: index, of: schedule) }
       guard outcome.findings.isEmpty, replays else { continue }
       var linearizer = Linearizer<Fixture>(
-        records: records, observed: segments.map { EventTokens.of($0 ?? [], naming: live.naming) },
+        records: records,
+        observed: segments.map { EventToken.of($0 ?? [], naming: live.naming, canonical: live.naming) },
         shape: live.shape, naming: live.naming, limit: replayLimit)
       switch await linearizer.explain(on: &track) {
       case .explained:

@@ -9,7 +9,7 @@ final class FixtureSession<Fixture: CheckableContainer>: Sendable {
   let naming: ControllerNaming
   /// Nil on the continuous clock.
   let clock: ManualClock?
-  private let recorders: [ControllerRecorder]
+  private let recorder: EventRecorder
   private let stamp = StampController()
 
   private init(fixture: Fixture, clock: ManualClock?) {
@@ -17,7 +17,7 @@ final class FixtureSession<Fixture: CheckableContainer>: Sendable {
     self.clock = clock
     controllers = fixture.controllers
     naming = ControllerNaming(controllers)
-    recorders = controllers.map(ControllerRecorder.init)
+    recorder = EventRecorder(controllers)
   }
 
   /// A fresh fixture from `make`, idle, with its recorders subscribed (they
@@ -47,9 +47,16 @@ final class FixtureSession<Fixture: CheckableContainer>: Sendable {
   func quiesce() async { await Self.quiesce(fixture) }
 
   private static func quiesce(_ fixture: Fixture) async {
-    var seen: Set<ControllerID> = []
-    for controller in [fixture.window.rootViewController].compactMap({ $0 }) + fixture.controllers
-    where seen.insert(controller.node.id).inserted {
+    // The root's wait covers its whole tree (presentations included); a
+    // watched controller outside it is waited for on its own.
+    let root = fixture.window.rootViewController
+    var roots = [root].compactMap { $0 }
+    for controller in fixture.controllers {
+      var top: any ViewController = controller
+      while let above = top.parent ?? top.presentingViewController { top = above }
+      if top !== root, !roots.contains(where: { $0 === top }) { roots.append(top) }
+    }
+    for controller in roots {
       do {
         try await controller.waitUntil(.idle)
       } catch {
@@ -144,15 +151,11 @@ final class FixtureSession<Fixture: CheckableContainer>: Sendable {
       if atRest { await controller.endAppearanceTransition() }
       settled.append(atRest)
     }
-    var segments: [[LifecycleEvent]?] = []
-    for (index, recorder) in recorders.enumerated() {
-      segments.append(settled[index] ? await recorder.segment() : nil)
-    }
-    return segments
+    return await recorder.segments(settled)
   }
 
-  /// Events the recorders were told they lost (never expected).
-  var lostEvents: Int { recorders.reduce(0) { $0 + $1.lost } }
+  /// Events the recorder was told it lost (never expected).
+  var lostEvents: Int { get async { await recorder.lost } }
 
   /// The tree now.
   var shape: TreeShape { TreeShape(window: fixture.window, controllers: controllers, naming: naming) }
@@ -171,7 +174,7 @@ final class FixtureSession<Fixture: CheckableContainer>: Sendable {
     return references
   }
 
-  /// Tears the window down (V3) and stops the recorders.
+  /// Tears the window down (V3) and ends the recorder's subscriptions.
   func tearDown() async {
     await ClockDriver.run(clock, seed: 0) {
       do {
@@ -180,6 +183,6 @@ final class FixtureSession<Fixture: CheckableContainer>: Sendable {
         // Only a window the operations tore down already throws: nothing is left to do.
       }
     }
-    for recorder in recorders { recorder.stop() }
+    await recorder.stop()
   }
 }

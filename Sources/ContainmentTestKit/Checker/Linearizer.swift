@@ -7,8 +7,9 @@ import Containment
 /// into transactions the same way), every operation the same result, and
 /// the same tree.
 ///
-/// The search is depth-first over the orders real time allows, earliest
-/// call first; a cancelled operation that threw may be left out (it may
+/// The search is depth-first over the orders real time allows, the
+/// operation that returned first tried first (a request that waited in a
+/// queue returns after the one ahead of it); a cancelled operation that threw may be left out (it may
 /// have done nothing), and is tried left out first. Each order is replayed
 /// whole; the first operation after which the replay stops matching ends
 /// every order that starts the same way. The search is bounded by the
@@ -24,20 +25,20 @@ struct Linearizer<Fixture: CheckableContainer> {
   }
 
   let records: [OperationRecord]
-  /// Per controller, the concurrent run's events (``EventTokens``).
-  let observed: [[String]]
+  /// Per controller, the concurrent run's events.
+  let observed: [[EventToken]]
   let shape: TreeShape
   let naming: ControllerNaming
   let limit: Int
 
   private var predecessors: [Set<Int>] = []
-  private var byStart: [Int] = []
+  private var byEnd: [Int] = []
   private var failedPrefixes: Set<[Int]> = []
   private var tried: Set<[Int]> = []
   private var spent = 0
   private var closest: (depth: Int, order: [Int], reason: String)?
 
-  init(records: [OperationRecord], observed: [[String]], shape: TreeShape, naming: ControllerNaming, limit: Int) {
+  init(records: [OperationRecord], observed: [[EventToken]], shape: TreeShape, naming: ControllerNaming, limit: Int) {
     self.records = records
     self.observed = observed
     self.shape = shape
@@ -46,7 +47,7 @@ struct Linearizer<Fixture: CheckableContainer> {
     predecessors = records.map { record in
       Set(records.indices.filter { records[$0].precedes(record) })
     }
-    byStart = records.indices.sorted { records[$0].start < records[$1].start }
+    byEnd = records.indices.sorted { records[$0].end < records[$1].end }
   }
 
   /// Searches, replaying on `track`; on success the track has accepted the order.
@@ -75,7 +76,7 @@ struct Linearizer<Fixture: CheckableContainer> {
       guard tried.insert(included).inserted else { return nil }
       return await evaluate(included, track: &track)
     }
-    for index in byStart where !decided.contains(index) && predecessors[index].isSubset(of: decided) {
+    for index in byEnd where !decided.contains(index) && predecessors[index].isSubset(of: decided) {
       for include in records[index].isOptional ? [false, true] : [true] {
         let next = include ? included + [index] : included
         if include, (1...next.count).contains(where: { failedPrefixes.contains(Array(next.prefix($0))) }) { continue }
@@ -92,7 +93,12 @@ struct Linearizer<Fixture: CheckableContainer> {
   private mutating func evaluate(_ order: [Int], track: inout ReplayTrack<Fixture>) async -> Explanation? {
     let before = track.replayed
     let scheduled = order.map { records[$0].scheduled }
-    guard let attempt = await track.attempt(scheduled) else { return .inconclusive }
+    // The first order is replayed without tracing events to operations (it
+    // usually explains the burst); the others are, to prune by the first
+    // operation after which they stop matching.
+    guard let attempt = await track.attempt(scheduled, canonical: naming, attributed: tried.count > 1) else {
+      return .inconclusive
+    }
     spent += track.replayed - before
     if let misattributed = attempt.misattributed {
       return .refuted(CheckFinding(.transaction, misattributed))
@@ -118,8 +124,9 @@ struct Linearizer<Fixture: CheckableContainer> {
           "differs at #\(index + 1) \(record.scheduled.name): run alone it \(attempt.outcomes[position]), in the concurrent run it \(record.outcome)"
         )
       }
+      guard let owners = attempt.owners else { continue }
       for controller in replayed.indices {
-        let count = attempt.owners[controller].prefix { $0 <= position }.count
+        let count = owners[controller].prefix { $0 <= position }.count
         let seen = observed[controller]
         if count > seen.count || Array(seen.prefix(count)) != Array(replayed[controller].prefix(count)) {
           let at =
@@ -127,7 +134,7 @@ struct Linearizer<Fixture: CheckableContainer> {
             .offset ?? seen.count
           return (
             position,
-            "differs at #\(index + 1) \(record.scheduled.name): \(naming.names[controller]) got \(EventTokens.excerpt(seen, around: at)) in the concurrent run, \(EventTokens.excerpt(replayed[controller], around: at)) in the replay (event \(at + 1))"
+            "differs at #\(index + 1) \(record.scheduled.name): \(naming.names[controller]) got \(EventToken.excerpt(seen, around: at, naming: naming)) in the concurrent run, \(EventToken.excerpt(replayed[controller], around: at, naming: naming)) in the replay (event \(at + 1))"
           )
         }
       }
@@ -137,10 +144,10 @@ struct Linearizer<Fixture: CheckableContainer> {
       let at = replayed[controller].count
       return (
         order.count,
-        "ends short: \(naming.names[controller]) got \(EventTokens.excerpt(seen, around: at)) in the concurrent run, the replay stops at event \(at)"
+        "ends short: \(naming.names[controller]) got \(EventToken.excerpt(seen, around: at, naming: naming)) in the concurrent run, the replay stops at event \(at)"
       )
     }
-    let differences = shape.differences(from: attempt.shape)
+    let differences = shape.differences(from: attempt.shape, naming: naming)
     if !differences.isEmpty {
       return (order.count, "ends with another tree: \(differences.joined(separator: "; "))")
     }

@@ -29,11 +29,11 @@ struct ReplayTrack<Fixture: CheckableContainer>: Sendable {
   /// What replaying one order did.
   struct Attempt: Sendable {
     var outcomes: [OperationOutcome]
-    /// Per controller: its events (``EventTokens``, named in the replay
-    /// fixture), and for each the index of the operation it belongs to (by
-    /// the transaction it carries).
-    var tokens: [[String]]
-    var owners: [[Int]]
+    /// Per controller: its events (in terms of the concurrent fixture), and,
+    /// if the attempt was attributed, for each the index of the operation it
+    /// belongs to (by the transaction it carries).
+    var tokens: [[EventToken]]
+    var owners: [[Int]]?
     /// A replayed event whose transaction belongs to no operation, or to an
     /// earlier one than an event before it.
     var misattributed: String?
@@ -41,33 +41,38 @@ struct ReplayTrack<Fixture: CheckableContainer>: Sendable {
   }
 
   /// Replays `order` from the state `history` leads to; nil if the fixture
-  /// could not be rebuilt.
-  mutating func attempt(_ order: [ScheduledOperation]) async -> Attempt? {
+  /// could not be rebuilt. `attributed`: an id is taken between operations
+  /// (``StampController``), so that each event can be traced to the
+  /// operation that caused it, and checked to come from it (E3).
+  mutating func attempt(_ order: [ScheduledOperation], canonical: ControllerNaming, attributed: Bool) async
+    -> Attempt?
+  {
     if !inSync {
       guard await rebuild() else { return nil }
     }
     inSync = false
     let session = self.session
-    var outcomes: [OperationOutcome] = []
-    var windows: [TransactionID?] = [await session.transactionNow()]
-    for scheduled in order {
-      clockSeed &+= 1
-      let operation = operations[scheduled.name]!
-      outcomes.append(
-        await ClockDriver.run(session.clock, seed: clockSeed) {
-          let outcome = await session.invoke(operation, animated: scheduled.animated)
-          await session.quiesce()
-          return outcome
-        })
-      windows.append(await session.transactionNow())
-      replayed += 1
+    let operations = self.operations
+    clockSeed &+= 1
+    let (outcomes, windows) = await ClockDriver.run(session.clock, seed: clockSeed) {
+      var outcomes: [OperationOutcome] = []
+      var windows: [TransactionID?] = attributed ? [await session.transactionNow()] : []
+      for scheduled in order {
+        outcomes.append(await session.invoke(operations[scheduled.name]!, animated: scheduled.animated))
+        await session.quiesce()
+        if attributed { windows.append(await session.transactionNow()) }
+      }
+      return (outcomes, windows)
     }
+    replayed += order.count
     let segments = await session.collect()
-    var tokens: [[String]] = []
+    var tokens: [[EventToken]] = []
     var owners: [[Int]] = []
     var misattributed: String?
     for (index, segment) in segments.enumerated() {
       let segment = segment ?? []
+      tokens.append(EventToken.of(segment, naming: session.naming, canonical: canonical))
+      guard attributed else { continue }
       var owner = 0
       var owned: [Int] = []
       for event in segment {
@@ -83,11 +88,11 @@ struct ReplayTrack<Fixture: CheckableContainer>: Sendable {
         }
         owned.append(owner)
       }
-      tokens.append(EventTokens.of(segment, naming: session.naming))
       owners.append(owned)
     }
     return Attempt(
-      outcomes: outcomes, tokens: tokens, owners: owners, misattributed: misattributed, shape: session.shape)
+      outcomes: outcomes, tokens: tokens, owners: attributed ? owners : nil, misattributed: misattributed,
+      shape: session.shape)
   }
 
   /// The attempt of `order` explained the burst: the fixture is in the state
@@ -116,15 +121,16 @@ struct ReplayTrack<Fixture: CheckableContainer>: Sendable {
       return false
     }
     session = fresh
-    for scheduled in history {
-      clockSeed &+= 1
-      let operation = operations[scheduled.name]!
-      await ClockDriver.run(fresh.clock, seed: clockSeed) {
-        _ = await fresh.invoke(operation, animated: scheduled.animated)
+    let operations = self.operations
+    let history = self.history
+    clockSeed &+= 1
+    await ClockDriver.run(fresh.clock, seed: clockSeed) {
+      for scheduled in history {
+        _ = await fresh.invoke(operations[scheduled.name]!, animated: scheduled.animated)
         await fresh.quiesce()
       }
-      replayed += 1
     }
+    replayed += history.count
     _ = await fresh.collect()
     inSync = true
     return true

@@ -1,0 +1,35 @@
+import Containment
+
+/// One event as the linearizability check compares it: its kind with every
+/// controller replaced by its twin in the concurrent fixture (so that events
+/// of two fixtures compare equal), an interrupted transition read as a
+/// completed one (cancellation cuts an animation short; the hooks are the
+/// same: T4), and whether a new transaction starts with it (so that the
+/// replay must group the events into transactions as the concurrent run did).
+struct EventToken: Hashable, Sendable {
+  var kind: LifecycleEvent.Kind
+  var opensTransaction: Bool
+
+  /// The tokens of one controller's `events`, recorded on the fixture named
+  /// by `naming`, in terms of the fixture named by `canonical`.
+  static func of(_ events: [LifecycleEvent], naming: ControllerNaming, canonical: ControllerNaming) -> [EventToken] {
+    var tokens: [EventToken] = []
+    tokens.reserveCapacity(events.count)
+    var previous: TransactionID?? = .none
+    for event in events {
+      let opens = previous.map { $0 != event.transaction } ?? true
+      tokens.append(EventToken(kind: naming.translate(event.kind, into: canonical), opensTransaction: opens))
+      previous = .some(event.transaction)
+    }
+    return tokens
+  }
+
+  /// `tokens` around `position`, described with `naming`, for a message.
+  static func excerpt(_ tokens: [EventToken], around position: Int, naming: ControllerNaming) -> String {
+    let lower = max(0, position - 4)
+    let upper = min(tokens.count, position + 4)
+    guard lower < upper else { return "[]" }
+    let described = tokens[lower..<upper].map { ($0.opensTransaction ? "| " : "") + naming.describe($0.kind) }
+    return "[\(lower > 0 ? "…, " : "")\(described.joined(separator: ", "))\(upper < tokens.count ? ", …" : "")]"
+  }
+}
