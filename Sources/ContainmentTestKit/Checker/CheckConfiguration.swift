@@ -36,6 +36,9 @@ public struct CheckConfiguration: Sendable {
   /// an order abandoned half way rebuilds the container). A burst it cannot
   /// explain within the bound is counted as inconclusive, not as a failure.
   public var replayLimit = 400
+  /// How many epochs run at the same time, each on fixtures of its own
+  /// (2: the checks and replays of one overlap the operations of the other).
+  public var epochsAtOnce = 2
   /// Whether a run stops at the first epoch with a finding (and reduces it).
   public var stopsAtFirstFailure = true
   /// Whether a failure is reduced to a short schedule and a generated test.

@@ -114,50 +114,44 @@ public struct ContainerChecker<Fixture: CheckableContainer>: Sendable {
   /// Runs random schedules epoch after epoch, as `configuration` says, checks
   /// each burst, and on a failure reduces it (see the type's documentation).
   ///
-  /// Awaits the whole run; cancelling the calling task ends it after the
-  /// current epoch.
+  /// Runs ``CheckConfiguration/epochsAtOnce`` epochs at a time, each on
+  /// fixtures of its own (independent trees share nothing: R5); the
+  /// schedules are drawn in order from the seed whatever order the epochs
+  /// end in. Awaits the whole run; cancelling the calling task ends it once
+  /// the running epochs end.
   public func run(_ configuration: CheckConfiguration = CheckConfiguration()) async -> ContainerCheckReport {
-    var generator = SplitMix64(seed: configuration.seed)
     let clock = ContinuousClock()
     let started = clock.now
     var total = EpochOutcome()
     var epochs = 0
     var failing: (schedule: ContainerSchedule, finding: CheckFinding)?
     if let problem = problem(with: ContainerSchedule([])) { total.findings.append(problem) }
-    while total.findings.isEmpty, !Task.isCancelled {
-      let remaining: Int
-      switch configuration.length.kind {
-      case .operations(let count):
-        remaining = count - total.operations
-      case .duration(let duration):
-        remaining = clock.now - started < duration ? Int.max : 0
+    var plan = EpochPlan(checker: self, configuration: configuration)
+    await withTaskGroup(of: (ContainerSchedule, EpochOutcome).self) { group in
+      var running = 0
+      var stopping = !total.findings.isEmpty
+      func launch() {
+        guard !stopping, !Task.isCancelled, let (schedule, epoch) = plan.next(elapsed: clock.now - started) else {
+          return
+        }
+        running += 1
+        group.addTask { (schedule, await epoch.run(schedule)) }
       }
-      guard remaining > 0 else { break }
-      var epochGenerator = generator.derived(UInt64(epochs))
-      _ = generator.next()
-      let schedule = ScheduleGenerator(configuration: configuration, operations: operations)
-        .schedule(limit: remaining, using: &epochGenerator)
-      let interleaving: Interleaving
-      if case .seeded(let seed) = configuration.interleaving.kind {
-        interleaving = .seeded(seed ^ epochGenerator.next())
-      } else {
-        interleaving = .threads
+      for _ in 0..<max(1, configuration.epochsAtOnce) { launch() }
+      while running > 0, let (schedule, outcome) = await group.next() {
+        running -= 1
+        epochs += 1
+        total.operations += outcome.operations
+        total.bursts += outcome.bursts
+        total.replayed += outcome.replayed
+        total.inconclusive += outcome.inconclusive
+        total.findings += outcome.findings
+        if let first = outcome.findings.min(by: { $0.kind < $1.kind }), failing == nil {
+          failing = (schedule, first)
+          stopping = configuration.stopsAtFirstFailure
+        }
+        launch()
       }
-      let epoch = EpochRun(
-        checker: self, clock: configuration.clock, interleaving: interleaving, seed: epochGenerator.next(),
-        replayLimit: configuration.replayLimit)
-      let outcome = await epoch.run(schedule)
-      epochs += 1
-      total.operations += outcome.operations
-      total.bursts += outcome.bursts
-      total.replayed += outcome.replayed
-      total.inconclusive += outcome.inconclusive
-      total.findings += outcome.findings
-      if let first = outcome.findings.min(by: { $0.kind < $1.kind }), failing == nil {
-        failing = (schedule, first)
-        if configuration.stopsAtFirstFailure { break }
-      }
-      if schedule.operationCount == 0 { break }
     }
     let elapsed = clock.now - started
     var reproduction: Reproduction?
