@@ -16,9 +16,10 @@ public struct ContainerCheckReport: Sendable, CustomStringConvertible {
   public let inconclusiveBursts: Int
   /// Wall time of the run, without the reduction.
   public let elapsed: Duration
-  /// Findings, in the order found (at most a few per epoch).
+  /// Findings, in the order found (the first 20).
   public let findings: [CheckFinding]
-  /// The schedule of the first epoch that failed, as the run generated it.
+  /// The schedule of the first epoch that failed, as the run generated it,
+  /// up to the burst that failed.
   public let failingSchedule: ContainerSchedule?
   /// The first failure, reduced, with a test that reproduces it.
   public let reproduction: Reproduction?

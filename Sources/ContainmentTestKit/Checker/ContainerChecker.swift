@@ -81,6 +81,9 @@ public struct ContainerChecker<Fixture: CheckableContainer>: Sendable {
     self.make = make
   }
 
+  /// A run keeps this many findings (the first ones).
+  static var keptFindings: Int { 20 }
+
   var operationsByName: [String: ContainerOperation<Fixture>] {
     Dictionary(operations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
   }
@@ -145,9 +148,10 @@ public struct ContainerChecker<Fixture: CheckableContainer>: Sendable {
         total.bursts += outcome.bursts
         total.replayed += outcome.replayed
         total.inconclusive += outcome.inconclusive
-        total.findings += outcome.findings
+        total.findings += outcome.findings.prefix(max(0, Self.keptFindings - total.findings.count))
         if let first = outcome.findings.min(by: { $0.kind < $1.kind }), failing == nil {
-          failing = (schedule, first)
+          // The bursts after the one that failed never ran.
+          failing = (ContainerSchedule(Array(schedule.bursts.prefix(outcome.bursts))), first)
           stopping = configuration.stopsAtFirstFailure
         }
         launch()

@@ -50,7 +50,7 @@ struct EpochRun<Fixture: CheckableContainer>: Sendable {
       outcome.findings.append(error.finding)
       return (outcome, [])
     }
-    var references = live.references + replayed.references
+    var references = live.references(suffix: "")
     if live.shape != replayed.shape {
       outcome.findings.append(
         CheckFinding(
@@ -93,7 +93,7 @@ struct EpochRun<Fixture: CheckableContainer>: Sendable {
       }
     }
     outcome.replayed = track.replayed
-    references += track.session.references
+    references += track.session.references(suffix: " (in the replay)")
     await live.tearDown()
     await track.session.tearDown()
     return (outcome, references)

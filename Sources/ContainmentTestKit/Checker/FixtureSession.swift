@@ -162,13 +162,14 @@ final class FixtureSession<Fixture: CheckableContainer>: Sendable {
 
   // MARK: Ending
 
-  /// Weak references to the window, every watched controller and its view.
-  var references: [WeakReference] {
-    var references = [WeakReference(fixture.window, label: "the window")]
+  /// Weak references to the window, every watched controller and its view,
+  /// labelled with their names followed by `suffix`.
+  func references(suffix: String) -> [WeakReference] {
+    var references = [WeakReference(fixture.window, label: "the window\(suffix)")]
     for (index, controller) in controllers.enumerated() {
-      references.append(WeakReference(controller, label: naming.names[index]))
+      references.append(WeakReference(controller, label: naming.names[index] + suffix))
       if let view = controller.viewIfLoaded {
-        references.append(WeakReference(view, label: "the view of \(naming.names[index])"))
+        references.append(WeakReference(view, label: "the view of \(naming.names[index])\(suffix)"))
       }
     }
     return references

@@ -112,6 +112,17 @@ struct Linearizer<Fixture: CheckableContainer> {
     return nil
   }
 
+  /// Where `controller`'s events in the concurrent run and `replayed` (its
+  /// first `count`) part, in words.
+  private func difference(_ controller: Int, _ replayed: [EventToken], upTo count: Int) -> String {
+    let seen = observed[controller]
+    let at =
+      zip(seen, replayed.prefix(count)).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+      ?? min(seen.count, count)
+    return
+      "\(naming.names[controller]) got \(EventToken.excerpt(seen, around: at, naming: naming)) in the concurrent run, \(EventToken.excerpt(Array(replayed.prefix(count)), around: at, naming: naming)) in the replay (they part at event \(at + 1))"
+  }
+
   /// The position of the first operation after which the replay no longer
   /// matches (`order.count`: only the end differs), and how; nil if it matches.
   private func mismatch(_ order: [Int], _ attempt: ReplayTrack<Fixture>.Attempt) -> (Int, String)? {
@@ -129,22 +140,17 @@ struct Linearizer<Fixture: CheckableContainer> {
         let count = owners[controller].prefix { $0 <= position }.count
         let seen = observed[controller]
         if count > seen.count || Array(seen.prefix(count)) != Array(replayed[controller].prefix(count)) {
-          let at =
-            zip(seen, replayed[controller]).prefix(count).enumerated().first { $0.element.0 != $0.element.1 }?
-            .offset ?? seen.count
           return (
             position,
-            "differs at #\(index + 1) \(record.scheduled.name): \(naming.names[controller]) got \(EventToken.excerpt(seen, around: at, naming: naming)) in the concurrent run, \(EventToken.excerpt(replayed[controller], around: at, naming: naming)) in the replay (event \(at + 1))"
+            "differs at #\(index + 1) \(record.scheduled.name): \(difference(controller, replayed[controller], upTo: count))"
           )
         }
       }
     }
     for controller in replayed.indices where replayed[controller] != observed[controller] {
-      let seen = observed[controller]
-      let at = replayed[controller].count
       return (
         order.count,
-        "ends short: \(naming.names[controller]) got \(EventToken.excerpt(seen, around: at, naming: naming)) in the concurrent run, the replay stops at event \(at)"
+        "differs once all are replayed: \(difference(controller, replayed[controller], upTo: replayed[controller].count))"
       )
     }
     let differences = shape.differences(from: attempt.shape, naming: naming)
