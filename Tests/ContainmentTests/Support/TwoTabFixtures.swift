@@ -37,6 +37,9 @@ actor TwoTabContainer: ViewController {
 
   private func setActive(_ child: any ViewController) { active = child }
 
+  /// The child shown now.
+  func shownChild() -> (any ViewController)? { active }
+
   /// A button tap: the shown child becomes `button`'s.
   nonisolated func tap(_ button: Button, animated: Bool = false) async throws {
     let target = button == .first ? first : second
@@ -47,6 +50,14 @@ actor TwoTabContainer: ViewController {
     } else {
       try await animated ? transition(to: target) : show(target)
     }
+  }
+
+  /// Shows the child that is not shown, deciding which *before* the tap's
+  /// transaction: two toggles at once can both pick the same child, so their
+  /// result is not that of two toggles one after the other.
+  nonisolated func toggle(animated: Bool) async throws {
+    let shown = await shownChild()
+    try await tap(shown === first ? .second : .first, animated: animated)
   }
 
   /// The UIKit three-step remove of the active child, then the three-step add of `child`.
@@ -110,6 +121,18 @@ struct TwoTabFixture: CheckableContainer {
   /// The example's container: one transaction per tap.
   static let checker = ContainerChecker<TwoTabFixture>(
     "TwoTab", reference: "TwoTabFixture.checker", operations: taps
+  ) { environment in
+    try await TwoTabFixture(environment: environment, oneTransactionPerTap: true)
+  }
+
+  /// The example's container with a toggle that decides outside its
+  /// transaction: every hook well formed, every transaction whole, and yet
+  /// two toggles at once are no sequence of toggles.
+  static let toggleChecker = ContainerChecker<TwoTabFixture>(
+    "ToggleTwoTab", reference: "TwoTabFixture.toggleChecker",
+    operations: [
+      ContainerOperation("toggle") { fixture, animated in try await fixture.container.toggle(animated: animated) }
+    ]
   ) { environment in
     try await TwoTabFixture(environment: environment, oneTransactionPerTap: true)
   }
