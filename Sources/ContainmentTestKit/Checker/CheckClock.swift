@@ -1,6 +1,6 @@
 import Containment
 
-/// The clock a check's containers run on (their ``ContainmentEnvironment``'s
+/// The clock a check's containers run on (their `ContainmentEnvironment`'s
 /// clock: the time animated transitions take).
 public struct CheckClock: Sendable {
   enum Kind: Sendable {

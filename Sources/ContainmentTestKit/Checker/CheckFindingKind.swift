@@ -17,7 +17,7 @@ public struct CheckFindingKind: Sendable, Hashable, Comparable, CustomStringConv
   /// No sequential order of the completed operations, consistent with real
   /// time, gives the same hook sequences, results and final tree (R4).
   public static let linearizability = CheckFindingKind(name: "linearizability", rank: 3)
-  /// ``ViewController/checkInvariants(quiescent:)`` reported a broken §2
+  /// `checkInvariants(quiescent:)` reported a broken §2
   /// invariant at a quiescent point.
   public static let invariant = CheckFindingKind(name: "invariant", rank: 4)
   /// Something was still alive after its window was torn down and released.

@@ -23,7 +23,7 @@ import Containment
 /// ```
 ///
 /// At each quiescent point (after each burst of concurrent operations) it checks:
-/// - the invariants of §2 (``ViewController/checkInvariants(quiescent:)``);
+/// - the invariants of §2 (`checkInvariants(quiescent:)`);
 /// - every watched controller's hook sequence (C1–C5, A1–A3): one
 ///   `viewDidLoad`, `willMove`/`didMove` paired, no did-hook without its
 ///   will-hook, `viewIsAppearing` once per appearance, nothing left half way;
@@ -68,7 +68,7 @@ public struct ContainerChecker<Fixture: CheckableContainer>: Sendable {
   ///     the placeholder `<#checker#>`.
   ///   - operations: What a user can do to the container; distinct names.
   ///   - make: Builds a fresh fixture: the container, its children, and a
-  ///     ``Window`` made with the given environment (its clock is the
+  ///     `Window` made with the given environment (its clock is the
   ///     check's), showing the container. Called at least twice per epoch;
   ///     it must build the same tree every time.
   public init(
