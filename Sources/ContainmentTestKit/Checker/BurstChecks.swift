@@ -46,12 +46,11 @@ struct BurstChecks: Sendable {
     return findings
   }
 
-  /// §2 at a quiescent point, over the window's tree and every watched controller's subtree.
+  /// §2 at a quiescent point, over the window's tree and the subtree of
+  /// every watched controller outside it (a check covers a whole subtree).
   private func invariants(controllers: [any ViewController], window: Window) -> [CheckFinding] {
     var messages: [String] = []
-    let roots = [window.rootViewController].compactMap { $0 } + controllers
-    var seen: Set<ControllerID> = []
-    for root in roots where seen.insert(root.node.id).inserted {
+    for root in FixtureRoots.of(window: window, controllers: controllers) {
       for violation in root.checkInvariants(quiescent: true) {
         let message = "\(naming.name(violation.controller)): \(naming.normalize(violation.message))"
         if !messages.contains(message) { messages.append(message) }

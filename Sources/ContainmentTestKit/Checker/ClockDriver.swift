@@ -2,7 +2,9 @@
 /// animated requests finish without real time passing.
 enum ClockDriver {
   /// Runs `body` while a child task advances `clock` (if any) by a step of
-  /// 1–32 ms, picked with `seed`, each time a task sleeps on it.
+  /// 1–256 ms, picked with `seed`, each time a task sleeps on it: an
+  /// animation ends after one step or a few, and two animations running at
+  /// once end in either order.
   static func run<Value: Sendable>(
     _ clock: ManualClock?, seed: UInt64, _ body: @Sendable () async -> Value
   ) async -> Value {
@@ -21,7 +23,7 @@ enum ClockDriver {
     while !Task.isCancelled {
       await clock.sleepers(atLeast: 1)
       guard !Task.isCancelled else { return }
-      clock.advance(by: .milliseconds(1 + generator.below(32)))
+      clock.advance(by: .milliseconds(1 + generator.below(256)))
     }
   }
 }

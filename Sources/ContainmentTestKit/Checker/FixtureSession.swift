@@ -47,18 +47,9 @@ final class FixtureSession<Fixture: CheckableContainer>: Sendable {
   func quiesce() async { await Self.quiesce(fixture) }
 
   private static func quiesce(_ fixture: Fixture) async {
-    // The root's wait covers its whole tree (presentations included); a
-    // watched controller outside it is waited for on its own.
-    let root = fixture.window.rootViewController
-    var roots = [root].compactMap { $0 }
-    for controller in fixture.controllers {
-      var top: any ViewController = controller
-      while let above = top.parent ?? top.presentingViewController { top = above }
-      if top !== root, !roots.contains(where: { $0 === top }) { roots.append(top) }
-    }
-    for controller in roots {
+    for root in FixtureRoots.of(window: fixture.window, controllers: fixture.controllers) {
       do {
-        try await controller.waitUntil(.idle)
+        try await root.waitUntil(.idle)
       } catch {
         return  // Cancelled: the caller is going away.
       }
