@@ -50,7 +50,6 @@ struct EpochRun<Fixture: CheckableContainer>: Sendable {
       outcome.findings.append(error.finding)
       return (outcome, [])
     }
-    var references = live.references(suffix: "")
     if live.shape != replayed.shape {
       outcome.findings.append(
         CheckFinding(
@@ -93,7 +92,8 @@ struct EpochRun<Fixture: CheckableContainer>: Sendable {
       }
     }
     outcome.replayed = track.replayed
-    references += track.session.references(suffix: " (in the replay)")
+    // Taken now, so that every view loaded meanwhile is expected to go too.
+    let references = live.references(suffix: "") + track.session.references(suffix: " (in the replay)")
     await live.tearDown()
     await track.session.tearDown()
     return (outcome, references)
