@@ -9,11 +9,13 @@ import Containment
 ///
 /// The search is depth-first over the orders real time allows, the
 /// operation that returned first tried first (a request that waited in a
-/// queue returns after the one ahead of it); a cancelled operation that threw may be left out (it may
-/// have done nothing), and is tried left out first. Each order is replayed
-/// whole; the first operation after which the replay stops matching ends
-/// every order that starts the same way. The search is bounded by the
-/// number of operations it replays (``CheckConfiguration/replayLimit``).
+/// queue returns after the one ahead of it); a cancelled operation that
+/// threw may be left out (it may have done nothing), and is tried left out
+/// first. Each order is replayed whole; the first operation after which the
+/// replay stops matching ends every order that starts the same way. The
+/// search is bounded by the number of operations it replays
+/// (``CheckConfiguration/replayLimit``) and by the orders it walks through
+/// (`maximumVisits`, orders ruled out without a replay included).
 struct Linearizer<Fixture: CheckableContainer> {
   enum Explanation: Sendable {
     /// This order of the burst's operations explains it.
@@ -36,6 +38,9 @@ struct Linearizer<Fixture: CheckableContainer> {
   private var failedPrefixes: Set<[Int]> = []
   private var tried: Set<[Int]> = []
   private var spent = 0
+  private var visits = 0
+  /// Search steps (orders and partial orders walked through) before the search gives up.
+  private static var maximumVisits: Int { 50_000 }
   private var closest: (depth: Int, order: [Int], reason: String)?
 
   init(records: [OperationRecord], observed: [[EventToken]], shape: TreeShape, naming: ControllerNaming, limit: Int) {
@@ -72,6 +77,8 @@ struct Linearizer<Fixture: CheckableContainer> {
   private mutating func search(included: [Int], decided: Set<Int>, track: inout ReplayTrack<Fixture>) async
     -> Explanation?
   {
+    visits += 1
+    if visits > Self.maximumVisits { return .inconclusive }
     if decided.count == records.count {
       guard tried.insert(included).inserted else { return nil }
       return await evaluate(included, track: &track)
