@@ -80,7 +80,7 @@ struct EpochRun<Fixture: CheckableContainer>: Sendable {
       var linearizer = Linearizer<Fixture>(
         records: records,
         observed: segments.map { EventToken.of($0 ?? [], naming: live.naming, canonical: live.naming) },
-        shape: live.shape, naming: live.naming, limit: replayLimit)
+        shape: live.shape, naming: live.naming, limit: replayLimit, tracesFirstOrder: index % 4 == 0)
       switch await linearizer.explain(on: &track) {
       case .explained:
         break

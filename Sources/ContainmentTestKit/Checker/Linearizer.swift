@@ -32,6 +32,8 @@ struct Linearizer<Fixture: CheckableContainer> {
   let shape: TreeShape
   let naming: ControllerNaming
   let limit: Int
+  /// Whether the first order is traced too (see `evaluate`).
+  let tracesFirstOrder: Bool
 
   private var predecessors: [Set<Int>] = []
   private var byEnd: [Int] = []
@@ -43,7 +45,11 @@ struct Linearizer<Fixture: CheckableContainer> {
   private static var maximumVisits: Int { 50_000 }
   private var closest: (depth: Int, order: [Int], reason: String)?
 
-  init(records: [OperationRecord], observed: [[EventToken]], shape: TreeShape, naming: ControllerNaming, limit: Int) {
+  init(
+    records: [OperationRecord], observed: [[EventToken]], shape: TreeShape, naming: ControllerNaming, limit: Int,
+    tracesFirstOrder: Bool
+  ) {
+    self.tracesFirstOrder = tracesFirstOrder
     self.records = records
     self.observed = observed
     self.shape = shape
@@ -100,10 +106,12 @@ struct Linearizer<Fixture: CheckableContainer> {
   private mutating func evaluate(_ order: [Int], track: inout ReplayTrack<Fixture>) async -> Explanation? {
     let before = track.replayed
     let scheduled = order.map { records[$0].scheduled }
-    // The first order is replayed without tracing events to operations (it
-    // usually explains the burst); the others are, to prune by the first
-    // operation after which they stop matching.
-    guard let attempt = await track.attempt(scheduled, canonical: naming, attributed: tried.count > 1) else {
+    // Tracing events to operations costs a transaction per operation: the
+    // first order (which usually explains the burst) is traced only when
+    // asked; the others are, to prune by the first operation after which
+    // they stop matching.
+    let traced = tracesFirstOrder || tried.count > 1
+    guard let attempt = await track.attempt(scheduled, canonical: naming, attributed: traced) else {
       return .inconclusive
     }
     spent += track.replayed - before
