@@ -12,14 +12,22 @@ struct EventToken: Hashable, Sendable {
 
   /// The tokens of one controller's `events`, recorded on the fixture named
   /// by `naming`, in terms of the fixture named by `canonical`.
+  ///
+  /// Events outside any transaction are left out: they are emitted when a
+  /// call is made, not in a transaction's turn (a refused call's
+  /// `callIgnored`, an unbalanced appearance call from outside: A4), so they
+  /// may fall anywhere among a concurrent transaction's events, and R4 does
+  /// not order them. (The transaction check reports hooks and container
+  /// events outside any transaction.)
   static func of(_ events: [LifecycleEvent], naming: ControllerNaming, canonical: ControllerNaming) -> [EventToken] {
     var tokens: [EventToken] = []
     tokens.reserveCapacity(events.count)
-    var previous: TransactionID?? = .none
+    var previous: TransactionID?
     for event in events {
-      let opens = previous.map { $0 != event.transaction } ?? true
+      guard let transaction = event.transaction else { continue }
+      let opens = previous != transaction
       tokens.append(EventToken(kind: naming.translate(event.kind, into: canonical), opensTransaction: opens))
-      previous = .some(event.transaction)
+      previous = transaction
     }
     return tokens
   }

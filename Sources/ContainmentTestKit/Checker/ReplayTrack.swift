@@ -29,9 +29,9 @@ struct ReplayTrack<Fixture: CheckableContainer>: Sendable {
   /// What replaying one order did.
   struct Attempt: Sendable {
     var outcomes: [OperationOutcome]
-    /// Per controller: its events (in terms of the concurrent fixture), and,
-    /// if the attempt was attributed, for each the index of the operation it
-    /// belongs to (by the transaction it carries).
+    /// Per controller: its events in transactions (``EventToken``), and, if
+    /// the attempt was attributed, for each the index of the operation it
+    /// belongs to, by the transaction it carries.
     var tokens: [[EventToken]]
     var owners: [[Int]]?
     /// A replayed event whose transaction belongs to no operation, or to an
@@ -76,13 +76,14 @@ struct ReplayTrack<Fixture: CheckableContainer>: Sendable {
       var owner = 0
       var owned: [Int] = []
       for event in segment {
-        if let id = event.transaction, let found = Self.owner(of: id, windows: windows) {
+        guard let id = event.transaction else { continue }
+        if let found = Self.owner(of: id, windows: windows) {
           if found < owner, misattributed == nil {
             misattributed =
               "replayed one at a time, \(session.naming.names[index]).\(session.naming.describe(event.kind)) of `\(order[found].name)` came after an event of `\(order[owner].name)`"
           }
           owner = max(owner, found)
-        } else if event.transaction != nil, misattributed == nil {
+        } else if misattributed == nil {
           misattributed =
             "replayed one at a time, \(session.naming.names[index]).\(session.naming.describe(event.kind)) carries a transaction created outside every operation (E3)"
         }
