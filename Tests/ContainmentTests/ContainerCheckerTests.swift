@@ -3,7 +3,8 @@ import Containment
 import Testing
 
 /// The test kit's container checker, applied to the two-tab container of §9
-/// (it holds the contract), to a copy whose taps are separate transactions
+/// and to a navigation stack with presentations (they hold the contract), to
+/// a copy of the two-tab container whose taps are separate transactions
 /// (R1, C1–C4), and to one whose toggle decides outside its transaction (R4).
 @Suite(.timeLimit(.minutes(2)))
 struct ContainerCheckerTests {
@@ -16,6 +17,15 @@ struct ContainerCheckerTests {
     #expect(report.operations == 400)
     #expect(report.bursts > report.epochs)
     #expect(report.failingSchedule == nil)
+  }
+
+  @Test func aNavigationStackWithPresentationsHoldsTheContract() async {
+    var configuration = CheckConfiguration(length: .operations(400), seed: 0x7AB)
+    configuration.reducesFailures = false
+    let report = await NavigationFixture.checker.run(configuration)
+    print(report)
+    #expect(report.findings == [])
+    #expect(report.operations == 400)
   }
 
   @Test func aContainerWhoseTapIsSeveralTransactionsIsCaughtAndReducedToAFewOperations() async throws {
