@@ -4,11 +4,21 @@ import Containment
 /// controller replaced by its twin in the concurrent fixture (so that events
 /// of two fixtures compare equal), an interrupted transition read as a
 /// completed one (cancellation cuts an animation short; the hooks are the
-/// same: T4), and whether a new transaction starts with it (so that the
-/// replay must group the events into transactions as the concurrent run did).
+/// same: T4).
+///
+/// Whether a new transaction starts with the event is kept for messages
+/// only, not compared: which transaction a view's load runs in depends on
+/// who reads the view first and on whether its container's queue is free at
+/// that moment (a container's own load-time layout runs at once when its
+/// queue is free, else queued), so the same hooks may be grouped otherwise
+/// by a concurrent run than by any sequential one. R4 orders hooks, not
+/// their grouping; R1 is checked on the concurrent run itself.
 struct EventToken: Hashable, Sendable {
   var kind: LifecycleEvent.Kind
   var opensTransaction: Bool
+
+  static func == (lhs: EventToken, rhs: EventToken) -> Bool { lhs.kind == rhs.kind }
+  func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 
   /// The tokens of one controller's `events`, recorded on the fixture named
   /// by `naming`, in terms of the fixture named by `canonical`.

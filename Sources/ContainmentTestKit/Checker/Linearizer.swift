@@ -3,9 +3,8 @@ import Containment
 /// Explains one burst sequentially (R4, with the runtime itself as the
 /// model): looks for an order of the burst's operations, consistent with
 /// real time, that — replayed one at a time on the replay fixture — gives
-/// every watched controller the events the concurrent run gave it (grouped
-/// into transactions the same way), every operation the same result, and
-/// the same tree.
+/// every watched controller the events the concurrent run gave it, every
+/// operation the same result, and the same tree.
 ///
 /// The search is depth-first over the orders real time allows, the
 /// operation that returned first tried first (a request that waited in a
