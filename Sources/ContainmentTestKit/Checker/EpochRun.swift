@@ -25,14 +25,33 @@ struct EpochRun<Fixture: CheckableContainer>: Sendable {
     return outcome
   }
 
-  /// The labels of `references` still alive once the tasks that released
-  /// them had a chance to finish (a task's resources go shortly after it ends).
+  /// The labels of `references` still alive once whatever was releasing
+  /// them had time to finish: a task's resources go shortly after it ends,
+  /// and the runtime finishes a released object's link updates in the next
+  /// critical section of the link locks, on whichever thread takes one (the
+  /// check takes one between its yields: reading a controller's `parent`).
+  /// A few yields almost always suffice; past them the check waits, in 1 ms
+  /// steps, up to `releaseGrace`: a leak is what is still alive then.
   private static func survivors(of references: [WeakReference]) async -> [String] {
+    let probe = StampController()
     for _ in 0..<100 where references.contains(where: \.isAlive) {
+      _ = probe.parent
       await Task.yield()
+    }
+    let clock = ContinuousClock()
+    let deadline = clock.now + releaseGrace
+    while references.contains(where: \.isAlive), clock.now < deadline {
+      do {
+        try await clock.sleep(for: .milliseconds(1))
+      } catch {
+        break  // Cancelled: report what is alive now.
+      }
     }
     return references.filter(\.isAlive).map(\.label)
   }
+
+  /// How long the leak check waits for releases still under way.
+  static var releaseGrace: Duration { .seconds(1) }
 
   private func perform(_ schedule: ContainerSchedule) async -> (EpochOutcome, [WeakReference]) {
     var outcome = EpochOutcome()
