@@ -30,7 +30,8 @@ let package = Package(
       name: "EventStreamConsumer", dependencies: ["Containment", "CommandLineOptions"],
       path: "Examples/EventStreamConsumer", swiftSettings: strict),
     .executableTarget(
-      name: "TwoTab", dependencies: ["Containment", "CommandLineOptions"], path: "Examples/TwoTab",
+      name: "TwoTab", dependencies: ["Containment", "ContainmentTestKit", "CommandLineOptions"],
+      path: "Examples/TwoTab",
       swiftSettings: strict),
     .executableTarget(
       name: "SessionServer", dependencies: ["Containment", "CommandLineOptions"], path: "Examples/SessionServer",

@@ -7,9 +7,14 @@
 //
 //   swift run two-tab                    prints the hook log of a short script
 //   swift run two-tab --concurrent 1000  fires 1000 taps from 1000 tasks at once and checks the result
+//   swift run -c release two-tab --check 20000
+//                                        the test kit's ContainerChecker on this container: 20000 random
+//                                        taps from up to 4 tasks at once, every burst checked; prints the
+//                                        report and the checker's throughput (operations per second)
 
 import CommandLineOptions
 import Containment
+import ContainmentTestKit
 
 #if canImport(Glibc)
   import Glibc
@@ -261,30 +266,78 @@ func runConcurrent(_ count: Int) async throws -> Int {
   return violations.count
 }
 
-/// The command line: the script, or `--concurrent N` taps at once.
+/// The container as the test kit's checker sees it: a fresh window showing a
+/// fresh container (its first page shown by its `viewDidLoad`), and the two
+/// buttons as operations.
+struct TwoTabFixture: CheckableContainer {
+  let window: Window
+  let container: TwoTabContainer
+  let first: Page
+  let second: Page
+  var controllers: [any ViewController] { [container, first, second] }
+
+  init(environment: ContainmentEnvironment) async throws {
+    first = Page("first", verbose: false)
+    second = Page("second", verbose: false)
+    container = TwoTabContainer(first: first, second: second)
+    window = Window(frame: Rect(x: 0, y: 0, width: 390, height: 844), environment: environment)
+    try await window.setRootViewController(container)
+  }
+
+  static let checker = ContainerChecker<TwoTabFixture>(
+    "TwoTab",
+    operations: [
+      ContainerOperation("tap first") { fixture, animated in try await fixture.container.tap(.first, animated: animated)
+      },
+      ContainerOperation("tap second") { fixture, animated in
+        try await fixture.container.tap(.second, animated: animated)
+      },
+    ]
+  ) { environment in try await TwoTabFixture(environment: environment) }
+}
+
+/// Runs the checker for `count` operations; returns the number of findings.
+func runChecker(_ count: Int) async -> Int {
+  let report = await TwoTabFixture.checker.run(CheckConfiguration(length: .operations(count)))
+  print(report)
+  print(
+    "two-tab: checked \(report.operations) operations in \(report.elapsed), \(Int(report.operationsPerSecond)) operations/s"
+  )
+  return report.findings.count
+}
+
+/// The command line: the script, `--concurrent N` taps at once, or
+/// `--check N` operations under the test kit's checker.
 struct TwoTabOptions: ToolOptions {
   static let toolName = "two-tab"
   static let usage = """
-    usage: two-tab [--concurrent N]
+    usage: two-tab [--concurrent N | --check N]
       (no flag)          run a short script of taps and print every hook
       --concurrent N     fire N taps from N tasks at once, then check the result
+      --check N          run the test kit's ContainerChecker for N operations and print
+                         its report and throughput
       --help, -h         this text
     Exit status: 0; 1 if a check failed; 64 on bad usage (nothing runs).
     """
 
   /// How many taps to fire at once; nil: the script.
   var concurrent: Int?
+  /// How many operations to check; nil: no check.
+  var check: Int?
 
   mutating func apply(_ flag: String, from arguments: inout ArgumentCursor) throws(UsageError) {
     switch flag {
     case "--concurrent": concurrent = try arguments.count(of: flag, atLeast: 1)
+    case "--check": check = try arguments.count(of: flag, atLeast: 1)
     default: throw .unknownFlag(flag)
     }
   }
 }
 
 let options = TwoTabOptions.parseOrExit()
-if let count = options.concurrent {
+if let count = options.check {
+  if await runChecker(count) > 0 { exit(ExitStatus.failure.code) }
+} else if let count = options.concurrent {
   let violations = try await runConcurrent(count)
   print("two-tab: \(count) concurrent taps, \(violations) violations")
   if violations > 0 { exit(ExitStatus.failure.code) }
