@@ -41,6 +41,10 @@ struct Options: Sendable {
   var fault: Fault?
   /// The supervised tree's hook deadline (`--fault hung-hook`); nil: none.
   var hookDeadline: Duration? = .milliseconds(100)
+  /// The supervised trees' teardown policy (`--teardown-graceful`,
+  /// `--teardown-abandon`; nil: wait forever).
+  var teardownGraceful: Duration?
+  var teardownAbandon: Duration?
   var profile = Profile.full
   /// The operation kinds to use (nil: the profile's default mix).
   var kinds: Set<OperationKindName>?
@@ -82,10 +86,17 @@ struct Options: Sendable {
                          toggleContainer)
       --fault F          plant a fault: skip-queue (the runtime's requests skip the FIFO
                          queue, R1); stuck-hook, leak (self-tests of the watchdog and
-                         of the leak check); hung-hook (hooks that never return, in a
-                         supervised tree: each must time out and be isolated)
+                         of the leak check); hung-hook (hooks, loadView, delegates,
+                         animations and scope bodies that never return, in a supervised
+                         tree: each must time out and be isolated)
       --hook-deadline MS the supervised tree's hook deadline with hung-hook (default 100;
-                         off: none, and the watchdog must name the hung hook)
+                         off: none, and the watchdog must name the hung hook, unless a
+                         teardown policy is set)
+      --teardown-graceful MS, --teardown-abandon MS
+                         the supervised trees' teardown policy (either sets both; the other
+                         defaults to 50). With hung-hook --hook-deadline off, each hang is
+                         planted in a tree of its own that is then torn down: the hung call
+                         must be abandoned and the teardown must end
       --stall S          watchdog: fail after S seconds without progress (default 10)
       --quiescent-every S  pause the workload every S seconds: check the invariants and
                          the epoch before (default 2; 0: one epoch, memory grows with the run)
@@ -137,6 +148,14 @@ extension Options: ToolOptions {
           throw .badValue(flag, text, "milliseconds or off")
         }
         hookDeadline = .milliseconds(milliseconds)
+      }
+    case "--teardown-graceful", "--teardown-abandon":
+      let text = try arguments.value(of: flag, "milliseconds")
+      guard let milliseconds = Int(text), milliseconds >= 0 else { throw .badValue(flag, text, "milliseconds") }
+      if flag == "--teardown-graceful" {
+        teardownGraceful = .milliseconds(milliseconds)
+      } else {
+        teardownAbandon = .milliseconds(milliseconds)
       }
     case "--profile": profile = try arguments.choice(of: flag)
     case "--kinds": kinds = try arguments.choices(of: flag)

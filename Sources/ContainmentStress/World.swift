@@ -77,7 +77,9 @@ final class World: Sendable {
     hop = HopTrees(trees: 3, environment: environment, make: { make($0) })
     scoped = ScopeTrees(trees: options.trees, make: { make($0) })
     bulk = BulkTrees(environment: environment)
-    supervised = options.fault == .hungHook ? SupervisedTree(deadline: options.hookDeadline) : nil
+    supervised =
+      options.fault == .hungHook
+      ? SupervisedTree(deadline: options.hookDeadline, teardown: options.supervisedTeardown) : nil
     presentation = PresentationTrees(environment: environment, make: { make($0) })
     self.stackLeaves = stackLeaves
     self.tabLeaves = tabLeaves
