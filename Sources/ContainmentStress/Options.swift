@@ -12,6 +12,11 @@ enum Fault: String, Sendable, CaseIterable {
   /// deadline each must fault its controller and see it isolated while the
   /// run goes on; without one (`--hook-deadline off`) the watchdog must name it.
   case hungHook = "hung-hook"
+  /// Containers whose children's hooks are slow, each well within a hook
+  /// deadline (SlowChildrenKinds.swift): no container and no child may be
+  /// faulted, though a container's call outlasts the deadline on its
+  /// children's hooks.
+  case slowChildren = "slow-children"
 }
 
 /// Which concurrency the workload allows.
@@ -88,10 +93,11 @@ struct Options: Sendable {
                          queue, R1); stuck-hook, leak (self-tests of the watchdog and
                          of the leak check); hung-hook (hooks, loadView, delegates,
                          animations and scope bodies that never return, in a supervised
-                         tree: each must time out and be isolated)
-      --hook-deadline MS the supervised tree's hook deadline with hung-hook (default 100;
-                         off: none, and the watchdog must name the hung hook, unless a
-                         teardown policy is set)
+                         tree: each must time out and be isolated); slow-children
+                         (containers whose children's hooks are slow: nobody is faulted)
+      --hook-deadline MS the supervised trees' hook deadline with hung-hook and
+                         slow-children (default 100; off: none, and with hung-hook the
+                         watchdog must name the hung hook, unless a teardown policy is set)
       --teardown-graceful MS, --teardown-abandon MS
                          the supervised trees' teardown policy (either sets both; the other
                          defaults to 50). With hung-hook --hook-deadline off, each hang is

@@ -25,7 +25,7 @@ struct Report {
   var peakMemory: Int?
   /// With `--fault hung-hook`: hangs planted, hooks timed out, controllers isolated.
   var faults: (planted: Int, timedOut: Int, isolated: Int)?
-  /// With `--fault hung-hook`: lines on the supervised trees.
+  /// With `--fault hung-hook` or `slow-children`: lines on the supervised trees.
   var supervision: [String] = []
   /// Wall time from the start of the process to the end of the checks.
   var wallTime: Duration

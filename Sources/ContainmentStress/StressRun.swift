@@ -26,7 +26,7 @@ struct RunResult: Sendable {
   var interrupted = false
   /// With `--fault hung-hook`: hangs planted, hooks timed out, controllers isolated.
   var faults: (planted: Int, timedOut: Int, isolated: Int)?
-  /// With `--fault hung-hook`: the report's lines on the supervised trees.
+  /// With `--fault hung-hook` or `slow-children`: the report's lines on the supervised trees.
   var supervision: [String] = []
 }
 
@@ -146,6 +146,7 @@ enum StressRun {
     references += world.presentation.windows.enumerated().map { WeakReference($1, label: "presentation window \($0)") }
     references += world.bulk.references
     references += world.supervised?.references ?? []
+    references += world.slow?.references ?? []
     references += world.controllers.compactMap { controller in
       controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") }
     }

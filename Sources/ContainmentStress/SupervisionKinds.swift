@@ -519,11 +519,11 @@ extension World {
   /// after their teardown.
   func supervisionFindings(afterTeardown: Bool) -> [Finding] {
     if afterTeardown { return supervised?.teardownFindings ?? [] }
-    return supervised?.workloadFindings ?? []
+    return (supervised?.workloadFindings ?? []) + (slow?.workloadFindings ?? [])
   }
 
   /// The report's lines on the supervised trees.
-  var supervisionLines: [String] { supervised?.summaryLines ?? [] }
+  var supervisionLines: [String] { (supervised?.summaryLines ?? []) + (slow?.summaryLines ?? []) }
 }
 
 /// A task waits for a controller's tree to be idle (`waitUntil(.idle)`)
