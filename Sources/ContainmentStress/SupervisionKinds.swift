@@ -450,17 +450,34 @@ struct HungHookKind: OperationKind {
     defer { tree.release(planting.name) }
     let fault = planting.firstFault()
     let owner = planting.owner
-    do {
-      try await planting.request()
-    } catch {
-      if !site.expects(error, of: owner) { report("\(planting.name): the request threw \(error)") }
+    func othersFaulted() {
+      for other in planting.others where other.isFaulted {
+        report("\(other.node.name) is faulted for \(planting.name), not its own code")
+      }
+    }
+    // Bounded, so that a runtime that goes on waiting for the call, or
+    // faults someone else, is a finding rather than a stalled worker.
+    let limit = (tree.environment.hookDeadline ?? .zero) * 20 + .seconds(5)
+    let request = Task { try await planting.request() }
+    guard await within(limit, { _ = await request.result }) else {
+      report("\(planting.name): the request did not return within \(limit): the runtime still waits for the call")
+      fault.cancel()
+      return .succeeded
+    }
+    if case .failure(let error) = await request.result, !site.expects(error, of: owner) {
+      report("\(planting.name): the request threw \(error)")
+    }
+    guard await within(limit, { try? await owner.waitUntil(.faulted) }), owner.isFaulted else {
+      report("\(owner.node.name) was not faulted within \(limit) for \(planting.name)")
+      othersFaulted()
+      fault.cancel()
+      return .succeeded
+    }
+    tree.tally.withLock {
+      $0.timedOut += 1
+      $0.bySite[site, default: 0] += 1
     }
     do {
-      try await owner.waitUntil(.faulted)
-      tree.tally.withLock {
-        $0.timedOut += 1
-        $0.bySite[site, default: 0] += 1
-      }
       // The isolation is a request of its own, queued on the container.
       try await container.waitUntil(.idle)
     } catch {
@@ -474,9 +491,7 @@ struct HungHookKind: OperationKind {
       let seen = reported.map { "\($0)" } ?? "no fault"
       report("\(owner.node.name) faulted, but its stream reports \(seen) for \(planting.name)")
     }
-    for other in planting.others where other.isFaulted {
-      report("\(other.node.name) is faulted for \(planting.name), not its own code")
-    }
+    othersFaulted()
     if owner.parent == nil, owner.viewIfLoaded?.superview == nil {
       tree.tally.withLock { $0.isolated += 1 }
     } else {
