@@ -194,7 +194,7 @@ final class SupervisedTree: Sendable {
   /// faulted; the request returned. Returns the problems found.
   func tearDownHung(_ planting: Planting, window: Window, root: any ViewController) async -> [String] {
     let policy = environment.teardown
-    let limit = (policy.graceful ?? .zero) + (policy.abandonAfter ?? .zero) + .seconds(5)
+    let limit = (policy.graceful ?? .zero) + (policy.abandonAfter ?? .zero) + .seconds(2)
     let fault = planting.firstFault()
     let request = Task { try await planting.request() }
     await arrival(of: planting.name)
@@ -457,7 +457,7 @@ struct HungHookKind: OperationKind {
     }
     // Bounded, so that a runtime that goes on waiting for the call, or
     // faults someone else, is a finding rather than a stalled worker.
-    let limit = (tree.environment.hookDeadline ?? .zero) * 20 + .seconds(5)
+    let limit = (tree.environment.hookDeadline ?? .zero) * 10 + .seconds(2)
     let request = Task { try await planting.request() }
     guard await within(limit, { _ = await request.result }) else {
       report("\(planting.name): the request did not return within \(limit): the runtime still waits for the call")
