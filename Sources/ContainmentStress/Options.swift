@@ -97,7 +97,8 @@ struct Options: Sendable {
                          (containers whose children's hooks are slow: nobody is faulted)
       --hook-deadline MS the supervised trees' hook deadline with hung-hook and
                          slow-children (default 100; off: none, and with hung-hook the
-                         watchdog must name the hung hook, unless a teardown policy is set)
+                         watchdog must name the hung hook, unless a teardown policy is set;
+                         slow-children takes off as 100)
       --teardown-graceful MS, --teardown-abandon MS
                          the supervised trees' teardown policy (either sets both; the other
                          defaults to 50). With hung-hook --hook-deadline off, each hang is
