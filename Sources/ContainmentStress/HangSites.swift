@@ -4,14 +4,15 @@ import Containment
 /// call the gateway supervises, with the controller that owns it (the one a
 /// late call must fault): the controller for its hooks and `loadView`, the
 /// container for its delegate, its transition's animations and its scope's
-/// body.
+/// body. `nestedHook` is a child's `viewWillAppear` that hangs inside its
+/// container's scope body: the child's call, not the body, is late.
 enum HangSite: Int, Sendable, CaseIterable, Hashable {
-  case viewWillAppear, viewDidAppear, loadView, shouldSelect, willShow, animations, scopeBody
+  case viewWillAppear, viewDidAppear, loadView, shouldSelect, willShow, animations, scopeBody, nestedHook
 
   /// The call's name in the runtime's events.
   var hook: String {
     switch self {
-    case .viewWillAppear: "viewWillAppear"
+    case .viewWillAppear, .nestedHook: "viewWillAppear"
     case .viewDidAppear: "viewDidAppear"
     case .loadView: "loadView"
     case .shouldSelect: "tabBarController(_:shouldSelect:)"
@@ -28,6 +29,7 @@ enum HangSite: Int, Sendable, CaseIterable, Hashable {
     case .shouldSelect: "tab shouldSelect"
     case .willShow: "navigation willShow"
     case .scopeBody: "scope body"
+    case .nestedHook: "viewWillAppear in a scope"
     }
   }
 
@@ -56,6 +58,17 @@ enum HangSite: Int, Sendable, CaseIterable, Hashable {
     let registry = tree.hangs
     func make(_ suffix: String) -> PlainController { PlainController(name: base + suffix, environment: environment) }
     switch self {
+    case .nestedHook:
+      let box = make(".box")
+      let controller = HangingController(name: base, behaviour: hanging ? .hangInWillAppear : .plain, tree: tree)
+      try await install(box, in: parent)
+      return Planting(site: self, name: name, owner: controller, others: [parent, box]) {
+        try await box.withTransaction { _ in
+          try await box.addChild(controller)
+          try await box.view.addSubview(await controller.view)
+          await controller.didMove(toParent: box)
+        }
+      }
     case .viewWillAppear, .viewDidAppear, .loadView:
       let behaviour: HangingController.Behaviour
       switch self {

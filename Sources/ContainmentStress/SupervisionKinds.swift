@@ -117,6 +117,10 @@ final class SupervisedTree: Sendable {
   let tearsDownHangs: Bool
   /// The calls hanging now.
   let hangs = HangRegistry()
+  /// Where hangs are planted. Teardowns leave out a child's hook that hangs
+  /// inside its container's scope body: a teardown abandons the body too,
+  /// and faults the container for its child's code (STRESS.md).
+  var sites: [HangSite] { tearsDownHangs ? HangSite.allCases.filter { $0 != .nestedHook } : HangSite.allCases }
   /// One hang at a time: each holds its worker for the deadline, and more
   /// would starve the rest of the workload.
   let hangInFlight = Locked(false)
@@ -274,7 +278,7 @@ final class SupervisedTree: Sendable {
   /// The report's lines for the supervised tree.
   var summaryLines: [String] {
     let tally = tally.withLock { $0 }
-    let sites = HangSite.allCases.map { "\($0.label) \(tally.bySite[$0, default: 0])" }.joined(separator: ", ")
+    let sites = self.sites.map { "\($0.label) \(tally.bySite[$0, default: 0])" }.joined(separator: ", ")
     guard tearsDownHangs else { return ["hangs        timed out by site: \(sites)"] }
     let policy = environment.teardown
     func milliseconds(_ duration: Duration?) -> String { duration.map { "\(Int($0.seconds * 1000)) ms" } ?? "none" }
@@ -409,6 +413,7 @@ struct HungHookKind: OperationKind {
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     guard let tree = run.world.supervised else { return .failed("no supervised tree") }
     var site = HangSite(rawValue: operation.variant)
+    if let planned = site, !tree.sites.contains(planned) { site = nil }
     if site != nil {
       let claimed = tree.hangInFlight.withLock { busy in
         defer { busy = true }
