@@ -181,18 +181,22 @@ struct Planting: Sendable {
     self.request = request
   }
 
-  /// The first fault the owner's stream reports from now on
-  /// (`hookTimedOut` or `hookAbandoned`), or nil if it ends first.
-  func firstFault() -> Task<LifecycleEvent.Kind?, Never> {
-    let events = owner.events(policy: .keepNewest(256))
-    return Task {
-      for await event in events {
-        switch event.kind {
-        case .hookTimedOut, .hookAbandoned: return event.kind
-        default: continue
-        }
+  /// The first fault the owner's stream reports from now on.
+  func firstFault() -> Task<LifecycleEvent.Kind?, Never> { ContainmentStress.firstFault(of: owner) }
+}
+
+/// The first fault `controller`'s stream reports from now on
+/// (`hookTimedOut` or `hookAbandoned`), or nil if it ends first (or the
+/// task is cancelled).
+func firstFault(of controller: any ViewController) -> Task<LifecycleEvent.Kind?, Never> {
+  let events = controller.events(policy: .keepNewest(256))
+  return Task {
+    for await event in events {
+      switch event.kind {
+      case .hookTimedOut, .hookAbandoned: return event.kind
+      default: continue
       }
-      return nil
     }
+    return nil
   }
 }

@@ -70,7 +70,7 @@ struct SlowChildrenTally: Sendable {
 /// whose environment sets a hook deadline (`--hook-deadline`, 100 ms by
 /// default) with the isolate policy, holding a root container. The
 /// `slowChildren` kind builds containers in it (and splits in windows of
-/// their own) whose children's hooks take a quarter of the deadline each:
+/// their own) whose children's hooks take a fifth of the deadline each:
 /// a container's scope body, or a navigation or split controller's
 /// transaction, lasts several deadlines of wall time, spent in its
 /// children's hooks. A deadline measures the code's *own* time (nested calls
@@ -87,10 +87,16 @@ final class SlowChildrenTree: Sendable {
   let inFlight = Locked(false)
   let tally = Locked(SlowChildrenTally())
   private let extras = Locked<[WeakReference]>([])
+  /// The longest the process overslept a 5 ms sleep since the last
+  /// `takeStall()`, and the task measuring it. A hook's own time includes
+  /// the time its task waits for a thread: on a starved machine a fault
+  /// may be the machine's, and the finding says how long it stalled.
+  private let stall = Locked(Duration.zero)
+  private let probe = Locked<Task<Void, Never>?>(nil)
 
   init(deadline: Duration?) {
     self.deadline = deadline ?? .milliseconds(100)
-    slowHook = self.deadline / 4
+    slowHook = self.deadline / 5
     environment = ContainmentEnvironment(clock: ContinuousClock(), hookDeadline: self.deadline, faultPolicy: .isolate)
     window = Window(environment: environment)
     root = PlainController(name: "Slow", environment: environment)
@@ -98,10 +104,29 @@ final class SlowChildrenTree: Sendable {
 
   func setUp() async throws {
     try await window.setRootViewController(root)
+    let task = Task.detached { [stall] in
+      let clock = ContinuousClock()
+      while !Task.isCancelled {
+        let start = clock.now
+        try? await Task.sleep(for: .milliseconds(5))
+        let late = clock.now - start - .milliseconds(5)
+        stall.withLock { $0 = max($0, late) }
+      }
+    }
+    probe.withLock { $0 = task }
   }
 
   func tearDown() async {
+    probe.withLock { $0 }?.cancel()
     try? await window.tearDown()
+  }
+
+  /// The longest stall since the last call.
+  func takeStall() -> Duration {
+    stall.withLock { longest in
+      defer { longest = .zero }
+      return longest
+    }
   }
 
   func make(_ name: String) -> SlowController { SlowController(name: name, pause: slowHook, environment: environment) }
@@ -139,8 +164,13 @@ final class SlowChildrenTree: Sendable {
     }
   }
 
-  /// Findings for the faulted ones among `containers` and `children`.
-  func checkNoneFaulted(containers: [any ViewController], children: [any ViewController]) -> [String] {
+  /// Findings for the faulted ones among `containers` and `children`,
+  /// each with the call its stream reported late (`faults`, read since the
+  /// operation began).
+  func checkNoneFaulted(
+    containers: [any ViewController], children: [any ViewController],
+    faults: [ObjectIdentifier: Task<LifecycleEvent.Kind?, Never>]
+  ) async -> [String] {
     let faultedContainers = containers.filter(\.isFaulted)
     let faultedChildren = children.filter(\.isFaulted)
     tally.withLock {
@@ -148,8 +178,28 @@ final class SlowChildrenTree: Sendable {
       $0.childrenFaulted += faultedChildren.count
       $0.operations += 1
     }
-    return faultedContainers.map { "container \($0.node.name) faulted though only its children's hooks were slow" }
-      + faultedChildren.map { "\($0.node.name) faulted though each of its hooks took \(slowHook)" }
+    func late(_ controller: any ViewController) async -> String {
+      guard let fault = faults[ObjectIdentifier(controller)] else { return "" }
+      // Emitted just after the flag is set; a fault from an earlier operation is not on it.
+      _ = await within(.seconds(1)) { _ = await fault.value }
+      fault.cancel()
+      guard case .hookTimedOut(let hook, _)? = await fault.value else { return "" }
+      return " (\(hook) timed out)"
+    }
+    var problems: [String] = []
+    let stalled = "; the process stalled up to \(Int(takeStall().seconds * 1000)) ms meanwhile"
+    for container in faultedContainers {
+      problems.append(
+        "container \(container.node.name) faulted\(await late(container)) though only its children's hooks were slow"
+          + stalled)
+    }
+    for child in faultedChildren {
+      problems.append(
+        "\(child.node.name) faulted\(await late(child)) though each of its hooks took \(Int(slowHook.seconds * 1000)) ms"
+          + stalled)
+    }
+    for fault in faults.values { fault.cancel() }
+    return problems
   }
 
   /// Checked once the workload has ended.
@@ -230,13 +280,16 @@ struct SlowChildrenKind: OperationKind {
     _ label: String, tree: SlowChildrenTree, containers: [any ViewController], children: [any ViewController],
     _ steps: () async throws -> Void
   ) async -> [String] {
+    _ = tree.takeStall()
+    var faults: [ObjectIdentifier: Task<LifecycleEvent.Kind?, Never>] = [:]
+    for controller in containers + children { faults[ObjectIdentifier(controller)] = firstFault(of: controller) }
     var problems: [String] = []
     do {
       try await steps()
     } catch {
       problems.append("\(label): \(error)")
     }
-    return tree.checkNoneFaulted(containers: containers, children: children) + problems
+    return await tree.checkNoneFaulted(containers: containers, children: children, faults: faults) + problems
   }
 
   private func scopedContainer(_ id: Int, tree: SlowChildrenTree) async -> [String] {
