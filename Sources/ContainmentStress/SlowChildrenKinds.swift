@@ -281,6 +281,8 @@ struct SlowChildrenKind: OperationKind {
     _ steps: () async throws -> Void
   ) async -> [String] {
     _ = tree.takeStall()
+    // A controller faulted before (the root, by an earlier operation) was reported then.
+    let containers = containers.filter { !$0.isFaulted }
     var faults: [ObjectIdentifier: Task<LifecycleEvent.Kind?, Never>] = [:]
     for controller in containers + children { faults[ObjectIdentifier(controller)] = firstFault(of: controller) }
     var problems: [String] = []
