@@ -40,6 +40,7 @@ extension World {
     try await setUpScopedTrees()
     try await bulk.setUp()
     try await supervised?.setUp()
+    try await slow?.setUp()
     try await setUpPresentations()
   }
 

@@ -58,8 +58,9 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   case present, dismiss, interactiveDismiss, presentationRoot, presentMisuse, presentFromChild
   // Readiness waits on any controller while its tree merges, splits and runs
   // (SupervisionKinds.swift); hooks past their deadline, only with
-  // `--fault hung-hook`.
-  case awaitIdle, hungHook
+  // `--fault hung-hook`; containers with slow children, only with
+  // `--fault slow-children` (SlowChildrenKinds.swift).
+  case awaitIdle, hungHook, slowChildren
   // A parent released while its child is read and changed (BulkKinds.swift).
   case orphan
   // Windows released mid-presentation and mid-animation, services shut down
@@ -84,6 +85,8 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
     case .selfRemoval, .rehome, .deepStack, .wideContainer: true
     // Every planted hang is accounted for: a cancelled one would not be.
     case .hungHook: true
+    // Each container it builds is taken down again, and checked.
+    case .slowChildren: true
     // Its loners' streams and windows are read to the end (a cancelled task's iterator ends early).
     case .presentMisuse: true
     default: false

@@ -42,6 +42,7 @@ enum OperationKinds {
     OrphanKind(),
     ReleasedWindowKind(),
     HungHookKind(),
+    SlowChildrenKind(),
   ]
 
   static func kind(_ name: OperationKindName) -> any OperationKind {

@@ -12,6 +12,11 @@ enum Fault: String, Sendable, CaseIterable {
   /// deadline each must fault its controller and see it isolated while the
   /// run goes on; without one (`--hook-deadline off`) the watchdog must name it.
   case hungHook = "hung-hook"
+  /// Containers whose children's hooks are slow, each well within a hook
+  /// deadline (SlowChildrenKinds.swift): no container and no child may be
+  /// faulted, though a container's call outlasts the deadline on its
+  /// children's hooks.
+  case slowChildren = "slow-children"
 }
 
 /// Which concurrency the workload allows.
@@ -41,6 +46,10 @@ struct Options: Sendable {
   var fault: Fault?
   /// The supervised tree's hook deadline (`--fault hung-hook`); nil: none.
   var hookDeadline: Duration? = .milliseconds(100)
+  /// The supervised trees' teardown policy (`--teardown-graceful`,
+  /// `--teardown-abandon`; nil: wait forever).
+  var teardownGraceful: Duration?
+  var teardownAbandon: Duration?
   var profile = Profile.full
   /// The operation kinds to use (nil: the profile's default mix).
   var kinds: Set<OperationKindName>?
@@ -82,10 +91,19 @@ struct Options: Sendable {
                          toggleContainer)
       --fault F          plant a fault: skip-queue (the runtime's requests skip the FIFO
                          queue, R1); stuck-hook, leak (self-tests of the watchdog and
-                         of the leak check); hung-hook (hooks that never return, in a
-                         supervised tree: each must time out and be isolated)
-      --hook-deadline MS the supervised tree's hook deadline with hung-hook (default 100;
-                         off: none, and the watchdog must name the hung hook)
+                         of the leak check); hung-hook (hooks, loadView, delegates,
+                         animations and scope bodies that never return, in a supervised
+                         tree: each must time out and be isolated); slow-children
+                         (containers whose children's hooks are slow: nobody is faulted)
+      --hook-deadline MS the supervised trees' hook deadline with hung-hook and
+                         slow-children (default 100; off: none, and with hung-hook the
+                         watchdog must name the hung hook, unless a teardown policy is set;
+                         slow-children takes off as 100)
+      --teardown-graceful MS, --teardown-abandon MS
+                         the supervised trees' teardown policy (either sets both; the other
+                         defaults to 50). With hung-hook --hook-deadline off, each hang is
+                         planted in a tree of its own that is then torn down: the hung call
+                         must be abandoned and the teardown must end
       --stall S          watchdog: fail after S seconds without progress (default 10)
       --quiescent-every S  pause the workload every S seconds: check the invariants and
                          the epoch before (default 2; 0: one epoch, memory grows with the run)
@@ -137,6 +155,14 @@ extension Options: ToolOptions {
           throw .badValue(flag, text, "milliseconds or off")
         }
         hookDeadline = .milliseconds(milliseconds)
+      }
+    case "--teardown-graceful", "--teardown-abandon":
+      let text = try arguments.value(of: flag, "milliseconds")
+      guard let milliseconds = Int(text), milliseconds >= 0 else { throw .badValue(flag, text, "milliseconds") }
+      if flag == "--teardown-graceful" {
+        teardownGraceful = .milliseconds(milliseconds)
+      } else {
+        teardownAbandon = .milliseconds(milliseconds)
       }
     case "--profile": profile = try arguments.choice(of: flag)
     case "--kinds": kinds = try arguments.choices(of: flag)

@@ -94,8 +94,8 @@ extension World {
       break  // the runtime decides (refusals and no-ops are part of what they test)
     case .selfRemoval, .rehome, .scope, .engine, .deepStack, .wideContainer:
       break  // they act on whatever shape they find
-    case .hungHook:
-      break  // on the supervised tree, outside the model
+    case .hungHook, .slowChildren:
+      break  // on the supervised trees, outside the model
     case .awaitIdle:
       break  // it changes nothing
     case .orphan, .releasedWindow:

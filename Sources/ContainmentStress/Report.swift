@@ -25,6 +25,8 @@ struct Report {
   var peakMemory: Int?
   /// With `--fault hung-hook`: hangs planted, hooks timed out, controllers isolated.
   var faults: (planted: Int, timedOut: Int, isolated: Int)?
+  /// With `--fault hung-hook` or `slow-children`: lines on the supervised trees.
+  var supervision: [String] = []
   /// Wall time from the start of the process to the end of the checks.
   var wallTime: Duration
 
@@ -35,6 +37,7 @@ struct Report {
     self.options = options
     summary = result.summary
     faults = result.faults
+    supervision = result.supervision
     let stats = summary.operations
     operations = stats.operations
     nested = stats.nested
@@ -106,6 +109,7 @@ struct Report {
     if let faults {
       lines.append("faults       \(faults.timedOut) hooks timed out, \(faults.isolated) controllers isolated")
     }
+    lines += supervision
     if findings.total == 0 {
       lines.append("findings     none")
     } else {
@@ -167,6 +171,9 @@ struct Report {
     )
     let rates = summary.epochs.map { "[\($0.operations), \(format($0.wall.seconds, 3)), \(format($0.cpu.seconds, 3))]" }
     fields.append("\"epochs\": [\(rates.joined(separator: ", "))]")
+    if !supervision.isEmpty {
+      fields.append("\"supervision\": [\(supervision.map { json($0) }.joined(separator: ", "))]")
+    }
     fields.append("\"violations\": \(violations), \"deadlocks\": \(deadlocks), \"leaks\": \(leaks.count)")
     let counts = Finding.Category.allCases.compactMap { category in
       findings.counts[category].map { "\(json(category.rawValue)): \($0)" }

@@ -26,6 +26,8 @@ struct RunResult: Sendable {
   var interrupted = false
   /// With `--fault hung-hook`: hangs planted, hooks timed out, controllers isolated.
   var faults: (planted: Int, timedOut: Int, isolated: Int)?
+  /// With `--fault hung-hook` or `slow-children`: the report's lines on the supervised trees.
+  var supervision: [String] = []
 }
 
 /// One complete run: build the world, subscribe, set up, run the workload
@@ -118,22 +120,13 @@ enum StressRun {
       elapsed = clock.now - start
       await world.drainSplits()
       await run.awaitWatched()
-      if let tree = world.supervised {
-        let tally = tree.tally.withLock { $0 }
-        if tally.timedOut != tally.planted || tally.isolated != tally.planted {
-          run.report(
-            Finding(
-              category: .invariant,
-              message:
-                "supervised tree: \(tally.planted) hangs planted, \(tally.timedOut) hooks timed out, \(tally.isolated) controllers isolated"
-            ))
-        }
-      }
+      for finding in world.supervisionFindings(afterTeardown: false) { run.report(finding) }
       checkInvariants(run: run, when: "end of the workload")
       final = Model.snapshot(of: world)
       workEnd = run.now()
       watchdog?.enter("teardown")
       await world.tearDown()
+      for finding in world.supervisionFindings(afterTeardown: true) { run.report(finding) }
       watchdog?.enter("checks")
     }
     // Every stream has ended: the last epoch (with the teardown) is complete.
@@ -153,13 +146,15 @@ enum StressRun {
     references += world.presentation.windows.enumerated().map { WeakReference($1, label: "presentation window \($0)") }
     references += world.bulk.references
     references += world.supervised?.references ?? []
+    references += world.slow?.references ?? []
     references += world.controllers.compactMap { controller in
       controller.viewIfLoaded.map { WeakReference($0, label: "\(controller.node.name).view") }
     }
     let result = RunResult(
       summary: summary, quiescentChecks: workload.quiescentChecks, elapsed: elapsed, leaks: [],
       leaves: world.leaves + world.stackLeaves + world.tabLeaves.flatMap { $0 },
-      interrupted: trial == nil && Interruption.requested, faults: world.supervised?.tally.withLock { $0 })
+      interrupted: trial == nil && Interruption.requested, faults: world.supervised?.faults,
+      supervision: world.supervisionLines)
     return (result, references)
   }
 }

@@ -46,6 +46,8 @@ final class World: Sendable {
   let bulk: BulkTrees
   /// The tree of `--fault hung-hook` (SupervisionKinds.swift), else nil.
   let supervised: SupervisedTree?
+  /// The tree of `--fault slow-children` (SlowChildrenKinds.swift), else nil.
+  let slow: SlowChildrenTree?
   /// Windows whose trees present and dismiss, and the controllers they present (PresentationKinds.swift).
   let presentation: PresentationTrees
 
@@ -77,7 +79,10 @@ final class World: Sendable {
     hop = HopTrees(trees: 3, environment: environment, make: { make($0) })
     scoped = ScopeTrees(trees: options.trees, make: { make($0) })
     bulk = BulkTrees(environment: environment)
-    supervised = options.fault == .hungHook ? SupervisedTree(deadline: options.hookDeadline) : nil
+    supervised =
+      options.fault == .hungHook
+      ? SupervisedTree(deadline: options.hookDeadline, teardown: options.supervisedTeardown) : nil
+    slow = options.fault == .slowChildren ? SlowChildrenTree(deadline: options.hookDeadline) : nil
     presentation = PresentationTrees(environment: environment, make: { make($0) })
     self.stackLeaves = stackLeaves
     self.tabLeaves = tabLeaves
@@ -192,6 +197,7 @@ final class World: Sendable {
     try await setUpScopedTrees(from: model)
     try await bulk.setUp()
     try await supervised?.setUp()
+    try await slow?.setUp()
     try await restoreContainers(model)
     try await setUpPresentations(from: model)
     try await doomedWindow.setRootViewController(self[doomedRoot])
@@ -213,6 +219,7 @@ final class World: Sendable {
     for window in windows + hop.windows + presentation.windows { try? await window.tearDown() }
     await bulk.tearDown()
     await supervised?.tearDown()
+    await slow?.tearDown()
     for container in navigations as [any ViewController] + tabs + splits { await container.tearDown() }
     for controller in controllers { await controller.tearDown() }
   }
