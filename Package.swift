@@ -20,7 +20,8 @@ let package = Package(
   targets: [
     .target(name: "Containment", swiftSettings: strict),
     .target(name: "ContainmentTestKit", dependencies: ["Containment"], swiftSettings: strict),
-    .executableTarget(name: "ContainmentStress", dependencies: ["Containment"], swiftSettings: strict),
+    .target(name: "SoakVerdicts", swiftSettings: strict),
+    .executableTarget(name: "ContainmentStress", dependencies: ["Containment", "SoakVerdicts"], swiftSettings: strict),
     .executableTarget(name: "ContainmentBench", dependencies: ["Containment"], swiftSettings: strict),
     .executableTarget(
       name: "EventStreamConsumer", dependencies: ["Containment"], path: "Examples/EventStreamConsumer",
@@ -33,5 +34,6 @@ let package = Package(
       dependencies: ["Containment", "ContainmentTestKit"],
       swiftSettings: strict
     ),
+    .testTarget(name: "SoakVerdictsTests", dependencies: ["SoakVerdicts"], swiftSettings: strict),
   ]
 )
