@@ -1,4 +1,5 @@
 import Containment
+import SoakVerdicts
 
 /// The numbers and findings of a run, as text or JSON.
 struct Report {
@@ -66,14 +67,33 @@ struct Report {
       parts.append("throughput first epoch \(Int(first.perSecond))/s, last \(Int(last.perSecond))/s")
     }
     if let drift = summary.throughputDrift {
-      func change(_ pair: (first: Double, last: Double)) -> String {
-        let percent = Int(((pair.last / pair.first) - 1) * 100)
-        return "\(Int(pair.first)) → \(Int(pair.last)) (\(percent >= 0 ? "+" : "")\(percent) %)"
+      func change(_ verdict: Flatness.Throughput) -> String {
+        let percent = Int((verdict.change * 100).rounded())
+        return "\(Int(verdict.firstQuarter)) → \(Int(verdict.lastQuarter)) (\(percent >= 0 ? "+" : "")\(percent) %)"
       }
-      parts.append("median of the first and last quarter \(change(drift.wall))/s, per CPU-second \(change(drift.cpu))")
+      parts.append(
+        "median of the first and last quarter after the warm-up \(change(drift.wall))/s, per CPU-second \(change(drift.cpu)) (allowed -\(Int((drift.cpu.allowedDrop * 100).rounded())) %)"
+      )
     }
+    if let rss = residentLine { parts.append(rss) }
     parts.append("peak RSS \(peakMemory.map(megabytes) ?? "unknown")")
     return parts.joined(separator: "; ")
+  }
+
+  /// RSS at the first epoch, the medians of the run's quarters, the last
+  /// epoch, and the growth after the warm-up.
+  var residentLine: String? {
+    let samples = summary.residentSamples
+    guard let first = samples.first, let last = samples.last else { return nil }
+    let quarters = Flatness.quarterMedians(samples).map { $0.map { megabytes(Int($0)) } ?? "-" }
+    var line =
+      "RSS first epoch \(megabytes(Int(first.value))), quarter medians \(quarters.joined(separator: " / ")), last \(megabytes(Int(last.value)))"
+    if let memory = summary.memoryGrowth {
+      let perHour = Int(memory.slopePerHour / 1_048_576)
+      line +=
+        " (after the warm-up \(perHour >= 0 ? "+" : "")\(perHour) MB an hour, \(format(memory.relativePerHour * 100, 1)) %: \(memory.grows ? "grows" : "flat"))"
+    }
+    return line
   }
 
   func text() -> String {
@@ -165,7 +185,10 @@ struct Report {
     fields.append(
       "\"epochsChecked\": \(summary.epochsChecked), \"wallSeconds\": \(format(wallTime.seconds, 3)), \"peakResidentBytes\": \(peakMemory.map(String.init) ?? "null"), \"interrupted\": \(interrupted)"
     )
-    let rates = summary.epochs.map { "[\($0.operations), \(format($0.wall.seconds, 3)), \(format($0.cpu.seconds, 3))]" }
+    // Each epoch: operations, wall seconds, CPU seconds, its end (seconds from the start), resident bytes.
+    let rates = summary.epochs.map {
+      "[\($0.operations), \(format($0.wall.seconds, 3)), \(format($0.cpu.seconds, 3)), \(format($0.end.seconds, 3)), \($0.resident.map(String.init) ?? "null")]"
+    }
     fields.append("\"epochs\": [\(rates.joined(separator: ", "))]")
     fields.append("\"violations\": \(violations), \"deadlocks\": \(deadlocks), \"leaks\": \(leaks.count)")
     let counts = Finding.Category.allCases.compactMap { category in

@@ -62,6 +62,8 @@ struct Finding: Sendable, CustomStringConvertible {
       subscriber, deadlock, leak
     /// The run's last epochs ran markedly slower than its first (a cost that grows with the run's length).
     case slowdown
+    /// Resident memory grew after the warm-up (something is kept that grows with the run's length).
+    case growth
     /// The checks could not finish within the run's time limit.
     case timeLimit
 
@@ -232,7 +234,7 @@ extension Run {
     }
     return Cut(
       time: time, replayEnd: replayEnd, snapshot: snapshot, recorded: takeRecorded(), hookLogs: hookLogs,
-      wall: .now, cpu: ProcessStatus.cpuTime())
+      wall: .now, cpu: ProcessStatus.cpuTime(), resident: ProcessStatus.memory()?.resident)
   }
 
   /// At a quiescent point (the workers paused, the splits drained): ends the
