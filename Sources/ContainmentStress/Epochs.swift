@@ -47,6 +47,8 @@ actor EpochChecker {
   private let recorders: [Subscription]
   private let others: [Subscription]
   private let progress: Locked<CheckProgress>
+  /// Hand free heap pages back at each epoch (`--no-trim`: no).
+  private let trim: Bool
   private var template: History
   private var checks: Checks
   private var index = RecorderIndex()
@@ -60,8 +62,12 @@ actor EpochChecker {
   private var started = ContinuousClock.now
   private var summary = RunSummary()
 
-  init(template: History, recorders: [Subscription], others: [Subscription], progress: Locked<CheckProgress>) {
+  init(
+    template: History, recorders: [Subscription], others: [Subscription], progress: Locked<CheckProgress>,
+    trim: Bool
+  ) {
     self.template = template
+    self.trim = trim
     self.recorders = recorders
     self.others = others
     self.progress = progress
@@ -113,6 +119,9 @@ actor EpochChecker {
     guard let held else { return }
     let (wall, cpu) = (ContinuousClock.now, ProcessStatus.cpuTime())
     check(held.cut, from: held.start, final: false)
+    // The checked epoch is dropped: its memory goes back to the system, so
+    // that the next epoch's resident memory shows what the run keeps.
+    if trim { ProcessStatus.releaseFreeMemory() }
     summary.epochs[position].wall += .now - wall
     summary.epochs[position].cpu += ProcessStatus.cpuTime() - cpu
   }

@@ -48,6 +48,9 @@ struct Options: Sendable {
   /// The supervised tree's hook deadline (`--fault hung-hook`); nil: none.
   var hookDeadline: Duration? = .milliseconds(100)
   var profile = Profile.full
+  /// Hand the heap's free pages back to the system at each epoch (glibc's
+  /// `malloc_trim`), so that resident memory shows what the run keeps alive.
+  var trim = true
   /// The operation kinds to use (nil: the profile's default mix).
   var kinds: Set<OperationKindName>?
   /// The watchdog fails the run after this long without progress.
@@ -74,6 +77,8 @@ struct Options: Sendable {
       --manual-leaves N  manually forwarded leaf controllers per tree (default 3)
       --profile P        full (default) or per-leaf: operations naming the same leaf never
                          overlap and ancestors never toggle a busy subtree
+      --no-trim          leave freed memory to the allocator (by default each epoch hands
+                         the heap's free pages back, so RSS shows what the run keeps alive)
       --kinds K,K,...    only these operation kinds: add, move, oppositeMoves, remove, install,
                          uninstall, transition, batch, manualAppearance, toggleContainer,
                          nested, misuse, push, pop, popTo, popToRoot, setStack,
@@ -156,6 +161,7 @@ struct Options: Sendable {
             throw UsageError(message: "--profile: unknown profile \(text)")
           }
           options.profile = profile
+        case "--no-trim": options.trim = false
         case "--kinds":
           let text = try value(argument)
           var kinds: Set<OperationKindName> = []

@@ -114,7 +114,7 @@ final class Run: Sendable {
     checkProgress = progress
     checker = EpochChecker(
       template: History(world: world, initial: Model(nodes: [], ids: [])), recorders: subscribers.recorders,
-      others: subscribers.others, progress: progress)
+      others: subscribers.others, progress: progress, trim: options.trim)
   }
 
   func now() -> Duration { world.environment.elapsed() }
