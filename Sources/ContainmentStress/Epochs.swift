@@ -18,6 +18,8 @@ struct Cut: Sendable {
   var cpu: Duration
   /// The process's resident memory at the cut (bytes), where known.
   var resident: Int?
+  /// The whole machine's busy time at the cut, where known.
+  var machine: (busy: Duration, cores: Int)?
 }
 
 /// One epoch's throughput: its operations over the time its workload ran
@@ -31,6 +33,8 @@ struct EpochRate: Sendable {
   var end: Duration = .zero
   /// Resident memory when it ended (bytes), where known.
   var resident: Int?
+  /// The share of the machine other processes used while its workload ran, where known.
+  var others: Double?
 
   var perSecond: Double { Double(operations) / max(wall.seconds, 0.001) }
   /// Operations per CPU-second: what a slowdown of the code shows in,
@@ -58,6 +62,7 @@ actor EpochChecker {
   private var held: (cut: Cut, start: (Duration, Model))?
   private var start: (Duration, Model)
   private var last: (wall: ContinuousClock.Instant, cpu: Duration)
+  private var lastMachine: (busy: Duration, cores: Int)?
   /// When the workload started (`begin`).
   private var started = ContinuousClock.now
   private var summary = RunSummary()
@@ -88,6 +93,7 @@ actor EpochChecker {
     checks.subscribers = others.map(SubscriberCheck.init)
     start = (time, snapshot)
     last = (.now, ProcessStatus.cpuTime())
+    lastMachine = ProcessStatus.machineBusy()
     started = last.wall
   }
 
@@ -97,11 +103,14 @@ actor EpochChecker {
     summary.epochs.append(
       EpochRate(
         operations: operations, wall: cut.wall - last.wall, cpu: cut.cpu - last.cpu, end: cut.wall - started,
-        resident: cut.resident))
+        resident: cut.resident,
+        others: ProcessStatus.othersShare(
+          from: lastMachine, to: cut.machine, own: cut.cpu - last.cpu, wall: cut.wall - last.wall)))
     checkHeld(rate: summary.epochs.count - 2)
     held = (cut, start)
     start = (cut.time, cut.snapshot)
     last = (.now, ProcessStatus.cpuTime())
+    lastMachine = ProcessStatus.machineBusy()
   }
 
   /// The run is over and every stream has ended: checks what is left.
@@ -203,7 +212,7 @@ struct RunSummary: Sendable {
   /// Each epoch's throughput (per second of wall time, or per CPU-second)
   /// at its end, for the flatness verdicts.
   func rates(_ rate: (EpochRate) -> Double) -> [Flatness.Sample] {
-    epochs.map { Flatness.Sample(time: $0.end.seconds, value: rate($0)) }
+    epochs.map { Flatness.Sample(time: $0.end.seconds, value: rate($0), others: $0.others ?? 0) }
   }
 
   /// Each epoch's resident memory at its end.
@@ -234,7 +243,7 @@ struct RunSummary: Sendable {
     return Finding(
       category: .slowdown,
       message:
-        "throughput fell from \(Int(drift.wall.firstQuarter))/s to \(Int(drift.wall.lastQuarter))/s (\(percent(drift.wall.change)), allowed -\(percent(drift.wall.allowedDrop))), \(Int(drift.cpu.firstQuarter)) to \(Int(drift.cpu.lastQuarter)) per CPU-second (\(percent(drift.cpu.change)), allowed -\(percent(drift.cpu.allowedDrop))); medians of the first and last quarter of the epochs after the warm-up: something grows with the run's length"
+        "throughput fell from \(Int(drift.wall.firstQuarter))/s to \(Int(drift.wall.lastQuarter))/s (\(percent(drift.wall.change)), allowed -\(percent(drift.wall.allowedDrop))), \(Int(drift.cpu.firstQuarter)) to \(Int(drift.cpu.lastQuarter)) per CPU-second (\(percent(drift.cpu.change)), allowed -\(percent(drift.cpu.allowedDrop))); medians of the first and last quarter of the epochs after the warm-up\(drift.cpu.disturbed > 0 ? ", \(drift.cpu.disturbed) epochs left out while other processes were busy" : ""): something grows with the run's length"
     )
   }
 

@@ -71,9 +71,15 @@ struct Report {
         let percent = Int((verdict.change * 100).rounded())
         return "\(Int(verdict.firstQuarter)) → \(Int(verdict.lastQuarter)) (\(percent >= 0 ? "+" : "")\(percent) %)"
       }
+      let left =
+        drift.cpu.disturbed > 0
+        ? ", \(drift.cpu.disturbed) epochs left out while other processes used over a quarter of the machine" : ""
       parts.append(
-        "median of the first and last quarter after the warm-up \(change(drift.wall))/s, per CPU-second \(change(drift.cpu)) (allowed -\(Int((drift.cpu.allowedDrop * 100).rounded())) %)"
+        "median of the first and last quarter after the warm-up \(change(drift.wall))/s, per CPU-second \(change(drift.cpu)) (allowed -\(Int((drift.cpu.allowedDrop * 100).rounded())) %\(left))"
       )
+    } else if summary.epochs.count >= 2 * Flatness.Limits().minimumSamples {
+      let busy = summary.epochs.filter { ($0.others ?? 0) > Flatness.Limits().maximumOthers }.count
+      parts.append("throughput: no verdict, other processes used over a quarter of the machine during \(busy) epochs")
     }
     if let rss = residentLine { parts.append(rss) }
     parts.append("peak RSS \(peakMemory.map(megabytes) ?? "unknown")")
@@ -185,9 +191,10 @@ struct Report {
     fields.append(
       "\"epochsChecked\": \(summary.epochsChecked), \"wallSeconds\": \(format(wallTime.seconds, 3)), \"peakResidentBytes\": \(peakMemory.map(String.init) ?? "null"), \"interrupted\": \(interrupted)"
     )
-    // Each epoch: operations, wall seconds, CPU seconds, its end (seconds from the start), resident bytes.
+    // Each epoch: operations, wall seconds, CPU seconds, its end (seconds from the start), resident bytes,
+    // the share of the machine other processes used.
     let rates = summary.epochs.map {
-      "[\($0.operations), \(format($0.wall.seconds, 3)), \(format($0.cpu.seconds, 3)), \(format($0.end.seconds, 3)), \($0.resident.map(String.init) ?? "null")]"
+      "[\($0.operations), \(format($0.wall.seconds, 3)), \(format($0.cpu.seconds, 3)), \(format($0.end.seconds, 3)), \($0.resident.map(String.init) ?? "null"), \($0.others.map { format($0, 3) } ?? "null")]"
     }
     fields.append("\"epochs\": [\(rates.joined(separator: ", "))]")
     fields.append("\"violations\": \(violations), \"deadlocks\": \(deadlocks), \"leaks\": \(leaks.count)")

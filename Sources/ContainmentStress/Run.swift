@@ -234,7 +234,8 @@ extension Run {
     }
     return Cut(
       time: time, replayEnd: replayEnd, snapshot: snapshot, recorded: takeRecorded(), hookLogs: hookLogs,
-      wall: .now, cpu: ProcessStatus.cpuTime(), resident: ProcessStatus.memory()?.resident)
+      wall: .now, cpu: ProcessStatus.cpuTime(), resident: ProcessStatus.memory()?.resident,
+      machine: ProcessStatus.machineBusy())
   }
 
   /// At a quiescent point (the workers paused, the splits drained): ends the

@@ -13,10 +13,15 @@ public enum Flatness {
   public struct Sample: Sendable, Equatable {
     public var time: Double
     public var value: Double
+    /// The share of the machine (0...1 of all its cores) that other
+    /// processes used while this sample was taken: a throughput measured
+    /// while they ran says more about them than about the run.
+    public var others: Double
 
-    public init(time: Double, value: Double) {
+    public init(time: Double, value: Double, others: Double = 0) {
       self.time = time
       self.value = value
+      self.others = others
     }
   }
 
@@ -38,6 +43,11 @@ public enum Flatness {
     public var noiseMargin = 3.0
     /// Fewer samples than this after the warm-up: no verdict.
     public var minimumSamples = 12
+    /// Throughput samples taken while other processes used more than this
+    /// share of the machine are left out (on a shared machine, the others'
+    /// load comes and goes over minutes, and slows even the CPU-time rate:
+    /// contended caches, lock holders preempted).
+    public var maximumOthers = 0.25
 
     public init() {}
   }
@@ -69,6 +79,8 @@ public enum Flatness {
     /// the limit, or the noise margin if wider.
     public var allowedDrop: Double
     public var falls: Bool { -change > allowedDrop }
+    /// Samples after the warm-up left out because other processes were busy.
+    public var disturbed: Int
   }
 
   /// The samples after the warm-up (by time: the first `warmUp` of the span the samples cover).
@@ -114,8 +126,11 @@ public enum Flatness {
   /// that is wider (each median's error estimated from its quarter's median
   /// absolute deviation): on a run of two minutes, where each quarter holds a
   /// dozen noisy epochs, that is about 20 %; on an hour's run, about 5 %.
+  /// Samples taken while other processes used more than `maximumOthers` of
+  /// the machine are left out; too few left: no verdict.
   public static func throughput(_ samples: [Sample], limits: Limits = Limits()) -> Throughput? {
-    let steady = Array(steady(samples, warmUp: limits.warmUp))
+    let all = steady(samples, warmUp: limits.warmUp)
+    let steady = all.filter { $0.others <= limits.maximumOthers }
     guard steady.count >= limits.minimumSamples else { return nil }
     let size = steady.count / 4
     let (first, last) = (steady.prefix(size).map(\.value), steady.suffix(size).map(\.value))
@@ -123,7 +138,8 @@ public enum Flatness {
     guard firstMedian > 0 else { return nil }
     let error = (standardErrorOfMedian(first).squared + standardErrorOfMedian(last).squared).squareRoot()
     let allowed = max(limits.throughputDrop, limits.noiseMargin * error / firstMedian)
-    return Throughput(firstQuarter: firstMedian, lastQuarter: lastMedian, allowedDrop: allowed)
+    return Throughput(
+      firstQuarter: firstMedian, lastQuarter: lastMedian, allowedDrop: allowed, disturbed: all.count - steady.count)
   }
 
   /// The medians of the samples in each quarter of the run (by time; an

@@ -125,6 +125,25 @@ import Testing
     #expect(try #require(Flatness.throughput(halved)).falls)
   }
 
+  @Test func samplesTakenWhileOthersRanAreLeftOut() throws {
+    // Steady at 5000/s, but the last third of the run shares the machine
+    // with a build (others use 60 % of it) and runs at 3000/s meanwhile.
+    let samples = Self.samples(seconds: 600) { t in t > 400 ? 3000 : 5000 }.map { sample in
+      Sample(time: sample.time, value: sample.value, others: sample.time > 400 ? 0.6 : 0.02)
+    }
+    let verdict = try #require(Flatness.throughput(samples))
+    #expect(!verdict.falls)
+    #expect(verdict.lastQuarter == 5000)
+    #expect(verdict.disturbed == 50)
+    // Counted in, the same samples would be a drop.
+    var limits = Flatness.Limits()
+    limits.maximumOthers = 1
+    #expect(try #require(Flatness.throughput(samples, limits: limits)).falls)
+    // A run disturbed throughout gives no verdict.
+    let busy = samples.map { Sample(time: $0.time, value: $0.value, others: 0.9) }
+    #expect(Flatness.throughput(busy) == nil)
+  }
+
   @Test func aSpeedUpIsNotADrop() throws {
     let samples = Self.samples(seconds: 600) { t in 4000 + t }
     let verdict = try #require(Flatness.throughput(samples))
