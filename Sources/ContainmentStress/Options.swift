@@ -32,6 +32,15 @@ enum Profile: String, Sendable {
   case perLeaf = "per-leaf"
 }
 
+/// What the run drives.
+enum WorkloadKind: String, Sendable {
+  /// The checked workload: every operation kind, every check (the default).
+  case checked
+  /// The runtime alone, shaped like a server, with only its memory and
+  /// throughput watched (ServerWorkload.swift).
+  case server
+}
+
 /// Command-line options of `containment-stress`.
 struct Options: Sendable {
   var seed: UInt64 = 0x5EED_C0DE
@@ -48,6 +57,7 @@ struct Options: Sendable {
   /// The supervised tree's hook deadline (`--fault hung-hook`); nil: none.
   var hookDeadline: Duration? = .milliseconds(100)
   var profile = Profile.full
+  var workload = WorkloadKind.checked
   /// Hand the heap's free pages back to the system at each epoch (glibc's
   /// `malloc_trim`), so that resident memory shows what the run keeps alive.
   var trim = true
@@ -77,6 +87,9 @@ struct Options: Sendable {
       --manual-leaves N  manually forwarded leaf controllers per tree (default 3)
       --profile P        full (default) or per-leaf: operations naming the same leaf never
                          overlap and ancestors never toggle a busy subtree
+      --workload W       checked (default) or server: the runtime alone, many trees built,
+                         shown, driven and let go over and over, with only resident memory
+                         and throughput sampled; ends with a verdict (flat or not)
       --no-trim          leave freed memory to the allocator (by default each epoch hands
                          the heap's free pages back, so RSS shows what the run keeps alive)
       --kinds K,K,...    only these operation kinds: add, move, oppositeMoves, remove, install,
@@ -161,6 +174,12 @@ struct Options: Sendable {
             throw UsageError(message: "--profile: unknown profile \(text)")
           }
           options.profile = profile
+        case "--workload":
+          let text = try value(argument)
+          guard let workload = WorkloadKind(rawValue: text) else {
+            throw UsageError(message: "--workload: unknown workload \(text)")
+          }
+          options.workload = workload
         case "--no-trim": options.trim = false
         case "--kinds":
           let text = try value(argument)
