@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import Containment
 import SoakVerdicts
 
@@ -56,10 +63,13 @@ enum ServerWorkload {
 
   static func execute(options: Options) async -> Outcome {
     let plain = ContainmentEnvironment(clock: QuickClock(factor: 30))
+    // The quick clock's waits are 30 times shorter: the deadline is
+    // `--hook-deadline` of real time (100 ms by default).
     let supervised = ContainmentEnvironment(
-      clock: QuickClock(factor: 30), hookDeadline: .milliseconds(100), faultPolicy: .isolate)
+      clock: QuickClock(factor: 30), hookDeadline: options.hookDeadline.map { $0 * 30 }, faultPolicy: .isolate)
     let counters = Locked(Counters())
     let stop = Locked(false)
+    let watch = Watch(workers: options.tasks)
     let clock = ContinuousClock()
     let start = clock.now
     let deadline = start + .seconds(options.seconds)
@@ -70,8 +80,9 @@ enum ServerWorkload {
         let environment = worker % 2 == 0 ? plain : supervised
         group.addTask {
           while !stop.withLock({ $0 }) {
-            await serveOneTree(&rng, environment: environment, counters: counters)
+            await serveOneTree(&rng, environment: environment, counters: counters, worker: worker, watch: watch)
           }
+          watch.finished(worker)
           return []
         }
       }
@@ -90,9 +101,16 @@ enum ServerWorkload {
             cpu: ProcessStatus.cpuTime(), live: PlainController.live.withLock { $0 }, trees: counted.trees,
             machine: ProcessStatus.machineBusy())
           samples.append(sample)
+          watch.check(stall: options.stallSeconds, requests: counted.requests)
           if !options.quiet { Terminal.error(line(sample, previous: samples.dropLast().last) + "\n") }
         }
         stop.withLock { $0 = true }
+        // The workers finish the trees they are serving; one that stops
+        // making progress is a deadlock.
+        while !watch.allFinished {
+          try? await Task.sleep(for: .milliseconds(100))
+          watch.check(stall: options.stallSeconds, requests: counters.withLock { $0.requests })
+        }
         return samples
       }
       var all: [Sample] = []
@@ -128,7 +146,8 @@ enum ServerWorkload {
 
   /// One tree's life: built, shown, driven, torn down (or dropped).
   private static func serveOneTree(
-    _ rng: inout SplitMix64, environment: ContainmentEnvironment, counters: Locked<Counters>
+    _ rng: inout SplitMix64, environment: ContainmentEnvironment, counters: Locked<Counters>, worker: Int,
+    watch: Watch
   ) async {
     func make(_ name: String) -> PlainController { PlainController(name: name, environment: environment) }
     let window = Window(environment: environment)
@@ -142,14 +161,18 @@ enum ServerWorkload {
     }
     var requests = 0
     var refused = 0
-    func request(_ body: () async throws -> Void) async {
+    func request(_ label: String, _ body: () async throws -> Void) async {
       requests += 1
+      watch.begin(worker, label)
       do { try await body() } catch { refused += 1 }
+      watch.beat()
     }
-    await request { _ = try await stacks[0].setViewControllers([make("Home")], animated: false) }
-    await request { _ = try await stacks[1].setViewControllers([make("Settings")], animated: false) }
-    await request { try await tabs.setViewControllers(stacks, selectedIndex: 0) }
-    await request {
+    await request("setViewControllers") { _ = try await stacks[0].setViewControllers([make("Home")], animated: false) }
+    await request("setViewControllers") {
+      _ = try await stacks[1].setViewControllers([make("Settings")], animated: false)
+    }
+    await request("tabs.setViewControllers") { try await tabs.setViewControllers(stacks, selectedIndex: 0) }
+    await request("addChild") {
       try await root.addChild(tabs)
       try await root.view.addSubview(await tabs.view)
       await tabs.didMove(toParent: root)
@@ -166,9 +189,18 @@ enum ServerWorkload {
     if ending == .service {
       requests += 1
       service = Task { try await window.run(root, until: shutdown) }
-      await request { try await root.waitUntil(.appeared) }
+      // Shown, or faulted on the way (a hook past its deadline on a busy
+      // machine): a faulted root never appears.
+      await request("waitUntil(.appeared)") {
+        await withTaskGroup(of: Void.self) { group in
+          group.addTask { try? await root.waitUntil(.appeared) }
+          group.addTask { try? await root.waitUntil(.faulted) }
+          await group.next()
+          group.cancelAll()
+        }
+      }
     } else {
-      await request { try await window.setRootViewController(root) }
+      await request("setRootViewController") { try await window.setRootViewController(root) }
     }
     let steps = 10 + rng.below(30)
     for _ in 0..<steps {
@@ -176,38 +208,41 @@ enum ServerWorkload {
       let animated = rng.chance(0.2)
       switch rng.below(10) {
       case 0, 1, 2:
-        await request { _ = try await stack.push(make("Screen"), animated: animated) }
+        await request("push") { _ = try await stack.push(make("Screen"), animated: animated) }
       case 3, 4:
-        await request { _ = try await stack.pop(animated: animated) }
+        await request("pop") { _ = try await stack.pop(animated: animated) }
       case 5:
-        await request { _ = try await stack.popToRoot(animated: animated) }
+        await request("popToRoot") { _ = try await stack.popToRoot(animated: animated) }
       case 6:
-        await request { _ = try await tabs.select(rng.below(2)) }
+        await request("select") { _ = try await tabs.select(rng.below(2)) }
       case 7:
         if let top = stack.topViewController {
-          await request { _ = try await top.present(make("Sheet"), style: .pageSheet, animated: animated) }
-          await request { _ = try await top.dismiss(animated: animated) }
+          await request("present") { _ = try await top.present(make("Sheet"), style: .pageSheet, animated: animated) }
+          await request("dismiss") { _ = try await top.dismiss(animated: animated) }
         }
       case 8:
         let compact = rng.chance(0.5)
-        await request {
+        await request("setTraitCollection") {
           try await window.setTraitCollection(TraitCollection(horizontalSizeClass: compact ? .compact : .regular))
         }
       default:
-        await request { try await root.waitUntil(.idle) }
+        await request("waitUntil(.idle)") { try await root.waitUntil(.idle) }
       }
     }
     switch ending {
     case .service:
       shutdown.request()
+      watch.begin(worker, "service shutdown")
       if (try? await service?.value) == nil { refused += 1 }
     case .tearDown:
-      await request { try await window.tearDown() }
+      await request("tearDown") { try await window.tearDown() }
     case .drop:
       reader?.cancel()
     }
     // Dropped here: the window, its tree, the reader.
+    watch.begin(worker, "event reader's end")
     await reader?.value
+    watch.begin(worker, "")
     counters.withLock {
       $0.requests += requests
       $0.refused += refused
@@ -217,6 +252,50 @@ enum ServerWorkload {
       case .tearDown: $0.torndown += 1
       case .drop: $0.released += 1
       }
+    }
+  }
+
+  /// What each worker is waiting for, and a heartbeat: a run that stops
+  /// making progress for `--stall` seconds is a deadlock, reported with
+  /// what every worker waits for.
+  final class Watch: Sendable {
+    private struct State {
+      var steps: [String]
+      var finished: Set<Int> = []
+      var beats = 0
+      var lastBeats = -1
+      var lastChange = ContinuousClock.now
+    }
+    private let state: Locked<State>
+
+    init(workers: Int) { state = Locked(State(steps: Array(repeating: "", count: workers))) }
+
+    func begin(_ worker: Int, _ step: String) { state.withLock { $0.steps[worker] = step } }
+    func beat() { state.withLock { $0.beats += 1 } }
+    func finished(_ worker: Int) { state.withLock { _ = $0.finished.insert(worker) } }
+    var allFinished: Bool { state.withLock { $0.finished.count == $0.steps.count } }
+
+    /// Ends the process as a deadlock if nothing progressed for `stall` seconds.
+    func check(stall: Double, requests: Int) {
+      let stuck = state.withLock { state -> [String]? in
+        let now = ContinuousClock.now
+        if state.beats != state.lastBeats {
+          state.lastBeats = state.beats
+          state.lastChange = now
+          return nil
+        }
+        guard now - state.lastChange >= .seconds(stall) else { return nil }
+        return state.steps.enumerated().filter { !state.finished.contains($0.offset) }.map {
+          "  worker \($0.offset): \($0.element.isEmpty ? "between requests" : $0.element)"
+        }
+      }
+      guard let stuck else { return }
+      print(
+        (["", "DEADLOCK: no request finished for \(format(stall, 0)) s; the workers wait in:"] + stuck).joined(
+          separator: "\n"))
+      print("stress: \(requests) operations, 0 violations, 1 deadlocks, 0 leaks")
+      Terminal.flush()
+      exit(1)
     }
   }
 
