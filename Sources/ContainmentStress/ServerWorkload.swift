@@ -40,6 +40,8 @@ enum ServerWorkload {
     var samples: [Sample] = []
     var requests = 0
     var refused = 0
+    /// Refusals by request and error ("pop: cannotPopRoot").
+    var refusals: [String: Int] = [:]
     var trees = 0
     var services = 0
     var torndown = 0
@@ -51,6 +53,7 @@ enum ServerWorkload {
   private struct Counters {
     var requests = 0
     var refused = 0
+    var refusals: [String: Int] = [:]
     var trees = 0
     var services = 0
     var torndown = 0
@@ -121,6 +124,7 @@ enum ServerWorkload {
     let counted = counters.withLock { $0 }
     outcome.requests = counted.requests
     outcome.refused = counted.refused
+    outcome.refusals = counted.refusals
     outcome.trees = counted.trees
     outcome.services = counted.services
     outcome.torndown = counted.torndown
@@ -161,10 +165,16 @@ enum ServerWorkload {
     }
     var requests = 0
     var refused = 0
+    var refusals: [String: Int] = [:]
     func request(_ label: String, _ body: () async throws -> Void) async {
       requests += 1
       watch.begin(worker, label)
-      do { try await body() } catch { refused += 1 }
+      do {
+        try await body()
+      } catch {
+        refused += 1
+        refusals["\(label): \(Self.kind(of: error))", default: 0] += 1
+      }
       watch.beat()
     }
     await request("setViewControllers") { _ = try await stacks[0].setViewControllers([make("Home")], animated: false) }
@@ -233,7 +243,10 @@ enum ServerWorkload {
     case .service:
       shutdown.request()
       watch.begin(worker, "service shutdown")
-      if (try? await service?.value) == nil { refused += 1 }
+      if (try? await service?.value) == nil {
+        refused += 1
+        refusals["service: threw", default: 0] += 1
+      }
     case .tearDown:
       await request("tearDown") { try await window.tearDown() }
     case .drop:
@@ -246,6 +259,7 @@ enum ServerWorkload {
     counters.withLock {
       $0.requests += requests
       $0.refused += refused
+      $0.refusals.merge(refusals, uniquingKeysWith: +)
       $0.trees += 1
       switch ending {
       case .service: $0.services += 1
@@ -253,6 +267,19 @@ enum ServerWorkload {
       case .drop: $0.released += 1
       }
     }
+  }
+
+  /// An error's description without the controllers' numbers ("#52686 is
+  /// not in a window" → "# is not in a window"), to count refusals by kind.
+  static func kind(of error: any Error) -> String {
+    var kind = ""
+    var inNumber = false
+    for character in String(describing: error) {
+      if inNumber, character.isNumber { continue }
+      inNumber = character == "#"
+      kind.append(character)
+    }
+    return kind
   }
 
   /// What each worker is waiting for, and a heartbeat: a run that stops
@@ -304,11 +331,19 @@ enum ServerWorkload {
     var options: Options
     var outcome: Outcome
 
+    /// The floor of growth between the quarters: the server workload's
+    /// resident memory is a few tens of megabytes and moves by a megabyte or
+    /// two from sample to sample (the checked workload's follows the size of
+    /// its epochs, hence its larger floor).
+    static let growthFloor = 8.0 * 1_048_576
+
     var memory: Flatness.Memory? {
-      Flatness.memory(
+      var limits = Flatness.Limits()
+      limits.growthFloor = Self.growthFloor
+      return Flatness.memory(
         outcome.samples.compactMap { sample in
           sample.resident.map { Flatness.Sample(time: sample.time.seconds, value: Double($0)) }
-        })
+        }, limits: limits)
     }
 
     /// Requests per second and per CPU-second between samples.
@@ -353,6 +388,12 @@ enum ServerWorkload {
         "trees        \(outcome.trees) built, shown, driven and let go (\(outcome.services) run as services until shut down, \(outcome.torndown) torn down, \(outcome.released) dropped without a teardown)",
         "requests     \(outcome.requests) in \(format(seconds, 1))s = \(Int(Double(outcome.requests) / max(seconds, 0.001)))/s, \(outcome.refused) refused",
       ]
+      let refusals = outcome.refusals.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+      if !refusals.isEmpty {
+        lines.append(
+          "refused      " + refusals.prefix(6).map { "\($0.key) (\($0.value))" }.joined(separator: "; ")
+            + (refusals.count > 6 ? "; ..." : ""))
+      }
       let resident = outcome.samples.compactMap { sample in
         sample.resident.map { Flatness.Sample(time: sample.time.seconds, value: Double($0)) }
       }
