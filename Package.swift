@@ -22,8 +22,10 @@ let package = Package(
     .target(name: "Containment", dependencies: ["ContainmentGeometry"], swiftSettings: strict),
     .target(name: "ContainmentTestKit", dependencies: ["Containment"], swiftSettings: strict),
     .target(name: "CommandLineOptions", swiftSettings: strict),
+    .target(name: "SoakVerdicts", swiftSettings: strict),
     .executableTarget(
-      name: "ContainmentStress", dependencies: ["Containment", "CommandLineOptions"], swiftSettings: strict),
+      name: "ContainmentStress", dependencies: ["Containment", "CommandLineOptions", "SoakVerdicts"],
+      swiftSettings: strict),
     .executableTarget(
       name: "ContainmentBench", dependencies: ["Containment", "CommandLineOptions"], swiftSettings: strict),
     .executableTarget(
@@ -41,5 +43,6 @@ let package = Package(
       dependencies: ["Containment", "ContainmentTestKit", "CommandLineOptions"],
       swiftSettings: strict
     ),
+    .testTarget(name: "SoakVerdictsTests", dependencies: ["SoakVerdicts"], swiftSettings: strict),
   ]
 )

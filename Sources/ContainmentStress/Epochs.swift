@@ -1,4 +1,5 @@
 import Containment
+import SoakVerdicts
 
 /// What a run recorded up to a quiescent point (or the end), taken from the
 /// run at that point: the epoch's end.
@@ -15,6 +16,10 @@ struct Cut: Sendable {
   /// The process's clocks at the cut, for the epoch's throughput.
   var wall: ContinuousClock.Instant
   var cpu: Duration
+  /// The process's resident memory at the cut (bytes), where known.
+  var resident: Int?
+  /// The whole machine's busy time at the cut, where known.
+  var machine: (busy: Duration, cores: Int)?
 }
 
 /// One epoch's throughput: its operations over the time its workload ran
@@ -24,6 +29,12 @@ struct EpochRate: Sendable {
   var operations: Int
   var wall: Duration
   var cpu: Duration
+  /// When the epoch ended, from the start of the workload.
+  var end: Duration = .zero
+  /// Resident memory when it ended (bytes), where known.
+  var resident: Int?
+  /// The share of the machine other processes used while its workload ran, where known.
+  var others: Double?
 
   var perSecond: Double { Double(operations) / max(wall.seconds, 0.001) }
   /// Operations per CPU-second: what a slowdown of the code shows in,
@@ -40,6 +51,8 @@ actor EpochChecker {
   private let recorders: [Subscription]
   private let others: [Subscription]
   private let progress: Locked<CheckProgress>
+  /// Hand free heap pages back at each epoch (`--no-trim`: no).
+  private let trim: Bool
   private var template: History
   private var checks: Checks
   private var index = RecorderIndex()
@@ -49,10 +62,17 @@ actor EpochChecker {
   private var held: (cut: Cut, start: (Duration, Model))?
   private var start: (Duration, Model)
   private var last: (wall: ContinuousClock.Instant, cpu: Duration)
+  private var lastMachine: (busy: Duration, cores: Int)?
+  /// When the workload started (`begin`).
+  private var started = ContinuousClock.now
   private var summary = RunSummary()
 
-  init(template: History, recorders: [Subscription], others: [Subscription], progress: Locked<CheckProgress>) {
+  init(
+    template: History, recorders: [Subscription], others: [Subscription], progress: Locked<CheckProgress>,
+    trim: Bool
+  ) {
     self.template = template
+    self.trim = trim
     self.recorders = recorders
     self.others = others
     self.progress = progress
@@ -73,16 +93,24 @@ actor EpochChecker {
     checks.subscribers = others.map(SubscriberCheck.init)
     start = (time, snapshot)
     last = (.now, ProcessStatus.cpuTime())
+    lastMachine = ProcessStatus.machineBusy()
+    started = last.wall
   }
 
   /// A quiescent point: checks the epoch that ended at the previous one.
   func close(_ cut: Cut) {
     let operations = cut.recorded.records.reduce(0) { $0 + ($1.nested ? 0 : 1) }
-    summary.epochs.append(EpochRate(operations: operations, wall: cut.wall - last.wall, cpu: cut.cpu - last.cpu))
+    summary.epochs.append(
+      EpochRate(
+        operations: operations, wall: cut.wall - last.wall, cpu: cut.cpu - last.cpu, end: cut.wall - started,
+        resident: cut.resident,
+        others: ProcessStatus.othersShare(
+          from: lastMachine, to: cut.machine, own: cut.cpu - last.cpu, wall: cut.wall - last.wall)))
     checkHeld(rate: summary.epochs.count - 2)
     held = (cut, start)
     start = (cut.time, cut.snapshot)
     last = (.now, ProcessStatus.cpuTime())
+    lastMachine = ProcessStatus.machineBusy()
   }
 
   /// The run is over and every stream has ended: checks what is left.
@@ -91,7 +119,7 @@ actor EpochChecker {
     held = nil
     check(cut, from: start, final: true)
     summary.counts = checks.counts
-    if let slowdown = summary.slowdown() { record([slowdown], evidence: nil) }
+    record([summary.slowdown(), summary.growth()].compactMap { $0 }, evidence: nil)
     return summary
   }
 
@@ -100,6 +128,9 @@ actor EpochChecker {
     guard let held else { return }
     let (wall, cpu) = (ContinuousClock.now, ProcessStatus.cpuTime())
     check(held.cut, from: held.start, final: false)
+    // The checked epoch is dropped: its memory goes back to the system, so
+    // that the next epoch's resident memory shows what the run keeps.
+    if trim { ProcessStatus.releaseFreeMemory() }
     summary.epochs[position].wall += .now - wall
     summary.epochs[position].cpu += ProcessStatus.cpuTime() - cpu
   }
@@ -178,41 +209,59 @@ struct RunSummary: Sendable {
   var subscribers = 0
   var counts = Checks.Counts()
 
-  /// The epochs after the first (which warms up), up to the last quiescent
-  /// point (the rest of the run is cut short and holds the teardown): each
-  /// with its own checks' time.
-  var steadyEpochs: ArraySlice<EpochRate> { epochs.dropFirst() }
-
-  /// Median throughput of the first and of the last quarter of the steady
-  /// epochs (at least 3 each), per second of wall time and per CPU-second,
-  /// or nil for a run too short to say.
-  var throughputDrift: (wall: (first: Double, last: Double), cpu: (first: Double, last: Double))? {
-    let steady = Array(steadyEpochs)
-    guard steady.count >= 12 else { return nil }
-    let quarter = steady.count / 4
-    func median(_ rates: ArraySlice<EpochRate>, _ rate: (EpochRate) -> Double) -> Double {
-      let sorted = rates.map(rate).sorted()
-      return sorted[sorted.count / 2]
-    }
-    let (first, last) = (steady.prefix(quarter), steady.suffix(quarter))
-    return (
-      (median(first, \.perSecond), median(last, \.perSecond)),
-      (median(first, \.perCPUSecond), median(last, \.perCPUSecond))
-    )
+  /// Each epoch's throughput (per second of wall time, or per CPU-second)
+  /// at its end, for the flatness verdicts.
+  func rates(_ rate: (EpochRate) -> Double) -> [Flatness.Sample] {
+    epochs.map { Flatness.Sample(time: $0.end.seconds, value: rate($0), others: $0.others ?? 0) }
   }
 
-  /// A finding if the last quarter ran more than 20 % slower than the first,
-  /// both in wall time and in CPU time: other work on the machine slows the
-  /// first only, idle cores spent spinning change the second only; a cost
-  /// that grows with the run's length shows in both.
-  func slowdown() -> Finding? {
-    guard let drift = throughputDrift, drift.wall.last < drift.wall.first * 0.8, drift.cpu.last < drift.cpu.first * 0.8
+  /// Each epoch's resident memory at its end.
+  var residentSamples: [Flatness.Sample] {
+    epochs.compactMap { epoch in epoch.resident.map { Flatness.Sample(time: epoch.end.seconds, value: Double($0)) } }
+  }
+
+  /// Median throughput of the first and of the last quarter of the epochs
+  /// after the warm-up (the first 10 % of the run), per second of wall time
+  /// and per CPU-second, or nil for a run too short to say (`Flatness.throughput`).
+  var throughputDrift: (wall: Flatness.Throughput, cpu: Flatness.Throughput)? {
+    guard let wall = Flatness.throughput(rates(\.perSecond)), let cpu = Flatness.throughput(rates(\.perCPUSecond))
     else { return nil }
+    return (wall, cpu)
+  }
+
+  /// Does resident memory grow after the warm-up (`Flatness.memory`)? Nil for a run too short to say.
+  var memoryGrowth: Flatness.Memory? { Flatness.memory(residentSamples) }
+
+  /// A finding if the last quarter ran slower than the first by more than the
+  /// allowed drop (5 %, or the noise of a short run), both in wall time and
+  /// in CPU time: other work on the machine slows the first only, idle cores
+  /// spent spinning change the second only; a cost that grows with the run's
+  /// length shows in both.
+  func slowdown() -> Finding? {
+    guard let drift = throughputDrift, drift.wall.falls, drift.cpu.falls else { return nil }
+    func percent(_ fraction: Double) -> String { "\(format(fraction * 100, 1)) %" }
     return Finding(
       category: .slowdown,
       message:
-        "throughput fell from \(Int(drift.wall.first))/s to \(Int(drift.wall.last))/s (\(Int(drift.cpu.first)) to \(Int(drift.cpu.last)) per CPU-second; medians of the first and last quarter of \(steadyEpochs.count) epochs): something grows with the run's length"
+        "throughput fell from \(Int(drift.wall.firstQuarter))/s to \(Int(drift.wall.lastQuarter))/s (\(percent(drift.wall.change)), allowed -\(percent(drift.wall.allowedDrop))), \(Int(drift.cpu.firstQuarter)) to \(Int(drift.cpu.lastQuarter)) per CPU-second (\(percent(drift.cpu.change)), allowed -\(percent(drift.cpu.allowedDrop))); medians of the first and last quarter of the epochs after the warm-up\(drift.cpu.disturbed > 0 ? ", \(drift.cpu.disturbed) epochs left out while other processes were busy" : ""): something grows with the run's length"
     )
+  }
+
+  /// A finding if resident memory grows after the warm-up by more than 5 %
+  /// an hour (both its slope and its quarters' medians say so, and by more
+  /// than the floor of a short run).
+  func growth() -> Finding? {
+    guard let memory = memoryGrowth, memory.grows else { return nil }
+    return Finding(category: .growth, message: memory.describe())
+  }
+}
+
+extension Flatness.Memory {
+  /// "resident memory grew from 280 MB (second quarter) to 350 MB (last quarter): ..."
+  func describe() -> String {
+    let perHour = Int(slopePerHour / 1_048_576)
+    return
+      "resident memory grew from \(megabytes(Int(secondQuarter))) (median of the second quarter) to \(megabytes(Int(lastQuarter))) (last quarter), \(perHour >= 0 ? "+" : "")\(perHour) MB an hour after the warm-up (\(format(relativePerHour * 100, 1)) %; limit 5 % an hour, and \(megabytes(Int(allowed))) between the quarters)"
   }
 }
 

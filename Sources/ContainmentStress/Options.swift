@@ -31,6 +31,15 @@ enum Profile: String, Sendable, CaseIterable {
   case perLeaf = "per-leaf"
 }
 
+/// What the run drives.
+enum WorkloadKind: String, Sendable, CaseIterable {
+  /// The checked workload: every operation kind, every check (the default).
+  case checked
+  /// The runtime alone, shaped like a server, with only its memory and
+  /// throughput watched (ServerWorkload.swift).
+  case server
+}
+
 /// Command-line options of `containment-stress`.
 struct Options: Sendable {
   var seed: UInt64 = 0x5EED_C0DE
@@ -51,6 +60,10 @@ struct Options: Sendable {
   var teardownGraceful: Duration?
   var teardownAbandon: Duration?
   var profile = Profile.full
+  var workload = WorkloadKind.checked
+  /// Hand the heap's free pages back to the system at each epoch (glibc's
+  /// `malloc_trim`), so that resident memory shows what the run keeps alive.
+  var trim = true
   /// The operation kinds to use (nil: the profile's default mix).
   var kinds: Set<OperationKindName>?
   /// The watchdog fails the run after this long without progress.
@@ -80,6 +93,11 @@ struct Options: Sendable {
       --manual-leaves N  manually forwarded leaf controllers per tree (default 3)
       --profile P        full (default) or per-leaf: operations naming the same leaf never
                          overlap and ancestors never toggle a busy subtree
+      --workload W       checked (default) or server: the runtime alone, many trees built,
+                         shown, driven and let go over and over, with only resident memory
+                         and throughput sampled; ends with a verdict (flat or not)
+      --no-trim          leave freed memory to the allocator (by default each epoch hands
+                         the heap's free pages back, so RSS shows what the run keeps alive)
       --kinds K,K,...    only these operation kinds: add, move, oppositeMoves, remove, install,
                          uninstall, transition, batch, manualAppearance, toggleContainer,
                          nested, misuse, push, pop, popTo, popToRoot, setStack,
@@ -146,6 +164,8 @@ extension Options: ToolOptions {
     case "--leaves": leavesPerTree = max(2, try arguments.count(of: flag))
     case "--manual-leaves": manualLeavesPerTree = max(2, try arguments.count(of: flag))
     case "--fault": fault = try arguments.choice(of: flag)
+    case "--workload": workload = try arguments.choice(of: flag)
+    case "--no-trim": trim = false
     case "--hook-deadline":
       let text = try arguments.value(of: flag, "milliseconds or off")
       if text == "off" {

@@ -134,7 +134,8 @@ extension Finding {
       findings.first { $0.category == category && !(category == .linearizability && $0.operations.isEmpty) }
     }
     if !ranked.isEmpty { return ranked }
-    return findings.first { $0.isViolation && $0.category != .slowdown && $0.category != .timeLimit }.map { [$0] } ?? []
+    return findings.first { $0.isViolation && ![.slowdown, .growth, .timeLimit].contains($0.category) }.map { [$0] }
+      ?? []
   }
 
   /// Deadlocks and leaks are counted apart; everything else is a violation.

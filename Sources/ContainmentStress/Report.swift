@@ -1,4 +1,5 @@
 import Containment
+import SoakVerdicts
 
 /// The numbers and findings of a run, as text or JSON.
 struct Report {
@@ -69,14 +70,39 @@ struct Report {
       parts.append("throughput first epoch \(Int(first.perSecond))/s, last \(Int(last.perSecond))/s")
     }
     if let drift = summary.throughputDrift {
-      func change(_ pair: (first: Double, last: Double)) -> String {
-        let percent = Int(((pair.last / pair.first) - 1) * 100)
-        return "\(Int(pair.first)) → \(Int(pair.last)) (\(percent >= 0 ? "+" : "")\(percent) %)"
+      func change(_ verdict: Flatness.Throughput) -> String {
+        let percent = Int((verdict.change * 100).rounded())
+        return "\(Int(verdict.firstQuarter)) → \(Int(verdict.lastQuarter)) (\(percent >= 0 ? "+" : "")\(percent) %)"
       }
-      parts.append("median of the first and last quarter \(change(drift.wall))/s, per CPU-second \(change(drift.cpu))")
+      let left =
+        drift.cpu.disturbed > 0
+        ? ", \(drift.cpu.disturbed) epochs left out while other processes used over a quarter of the machine" : ""
+      parts.append(
+        "median of the first and last quarter after the warm-up \(change(drift.wall))/s, per CPU-second \(change(drift.cpu)) (allowed -\(Int((drift.cpu.allowedDrop * 100).rounded())) %\(left))"
+      )
+    } else if summary.epochs.count >= 2 * Flatness.Limits().minimumSamples {
+      let busy = summary.epochs.filter { ($0.others ?? 0) > Flatness.Limits().maximumOthers }.count
+      parts.append("throughput: no verdict, other processes used over a quarter of the machine during \(busy) epochs")
     }
+    if let rss = residentLine { parts.append(rss) }
     parts.append("peak RSS \(peakMemory.map(megabytes) ?? "unknown")")
     return parts.joined(separator: "; ")
+  }
+
+  /// RSS at the first epoch, the medians of the run's quarters, the last
+  /// epoch, and the growth after the warm-up.
+  var residentLine: String? {
+    let samples = summary.residentSamples
+    guard let first = samples.first, let last = samples.last else { return nil }
+    let quarters = Flatness.quarterMedians(samples).map { $0.map { megabytes(Int($0)) } ?? "-" }
+    var line =
+      "RSS first epoch \(megabytes(Int(first.value))), quarter medians \(quarters.joined(separator: " / ")), last \(megabytes(Int(last.value)))"
+    if let memory = summary.memoryGrowth {
+      let perHour = Int(memory.slopePerHour / 1_048_576)
+      line +=
+        " (after the warm-up \(perHour >= 0 ? "+" : "")\(perHour) MB an hour, \(format(memory.relativePerHour * 100, 1)) %: \(memory.grows ? "grows" : "flat"))"
+    }
+    return line
   }
 
   func text() -> String {
@@ -169,7 +195,11 @@ struct Report {
     fields.append(
       "\"epochsChecked\": \(summary.epochsChecked), \"wallSeconds\": \(format(wallTime.seconds, 3)), \"peakResidentBytes\": \(peakMemory.map(String.init) ?? "null"), \"interrupted\": \(interrupted)"
     )
-    let rates = summary.epochs.map { "[\($0.operations), \(format($0.wall.seconds, 3)), \(format($0.cpu.seconds, 3))]" }
+    // Each epoch: operations, wall seconds, CPU seconds, its end (seconds from the start), resident bytes,
+    // the share of the machine other processes used.
+    let rates = summary.epochs.map {
+      "[\($0.operations), \(format($0.wall.seconds, 3)), \(format($0.cpu.seconds, 3)), \(format($0.end.seconds, 3)), \($0.resident.map(String.init) ?? "null"), \($0.others.map { format($0, 3) } ?? "null")]"
+    }
     fields.append("\"epochs\": [\(rates.joined(separator: ", "))]")
     if !supervision.isEmpty {
       fields.append("\"supervision\": [\(supervision.map { json($0) }.joined(separator: ", "))]")

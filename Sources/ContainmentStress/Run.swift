@@ -62,6 +62,8 @@ struct Finding: Sendable, CustomStringConvertible {
       subscriber, deadlock, leak
     /// The run's last epochs ran markedly slower than its first (a cost that grows with the run's length).
     case slowdown
+    /// Resident memory grew after the warm-up (something is kept that grows with the run's length).
+    case growth
     /// The checks could not finish within the run's time limit.
     case timeLimit
 
@@ -112,7 +114,7 @@ final class Run: Sendable {
     checkProgress = progress
     checker = EpochChecker(
       template: History(world: world, initial: Model(nodes: [], ids: [])), recorders: subscribers.recorders,
-      others: subscribers.others, progress: progress)
+      others: subscribers.others, progress: progress, trim: options.trim)
   }
 
   func now() -> Duration { world.environment.elapsed() }
@@ -232,7 +234,8 @@ extension Run {
     }
     return Cut(
       time: time, replayEnd: replayEnd, snapshot: snapshot, recorded: takeRecorded(), hookLogs: hookLogs,
-      wall: .now, cpu: ProcessStatus.cpuTime())
+      wall: .now, cpu: ProcessStatus.cpuTime(), resident: ProcessStatus.memory()?.resident,
+      machine: ProcessStatus.machineBusy())
   }
 
   /// At a quiescent point (the workers paused, the splits drained): ends the

@@ -42,6 +42,7 @@ final class Watchdog: Sendable {
     var lastLine = start
     var samples: [(ContinuousClock.Instant, Int)] = []
     var lastPhase = ""
+    var lastEpochs = 0
     let live = Terminal.stderrIsTerminal && !options.quiet
     while true {
       try? await Task.sleep(for: .milliseconds(100))
@@ -61,11 +62,18 @@ final class Watchdog: Sendable {
       let done = run.completed
       samples.append((now, done))
       samples.removeAll { now - $0.0 > .seconds(10) }
-      // Off a terminal: a line every 10 s, and one as each phase begins.
-      guard live ? now - lastLine >= .milliseconds(250) : now - lastLine >= .seconds(10) || phase != lastPhase else {
+      // Off a terminal: a line as each epoch is checked (its resident memory
+      // is the soak's record), every 10 s without one, and as each phase begins.
+      let epochs = run.checkProgress.withLock { $0.epochsChecked }
+      guard
+        live
+          ? now - lastLine >= .milliseconds(250)
+          : now - lastLine >= .seconds(10) || phase != lastPhase || epochs != lastEpochs
+      else {
         continue
       }
       lastLine = now
+      lastEpochs = epochs
       lastPhase = phase
       let line = progressLine(
         run, phase: phase, elapsed: now - start, done: done,

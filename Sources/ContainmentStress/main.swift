@@ -18,6 +18,15 @@ let options = Options.parseOrExit()
 if options.fault == .skipQueue { FaultInjection.skipsQueue = true }
 Interruption.install(quiet: options.quiet)
 
+if options.workload == .server {
+  let outcome = await ServerWorkload.execute(options: options)
+  let report = ServerWorkload.Report(options: options, outcome: outcome)
+  print(report.text())
+  print(report.summaryLine)
+  Terminal.flush()
+  exit(report.findings.isEmpty && outcome.leaked == 0 ? 0 : 1)
+}
+
 let started = ContinuousClock.now
 let watchdog = Watchdog(options: options)
 let result = await StressRun.execute(options: options, watchdog: watchdog)
