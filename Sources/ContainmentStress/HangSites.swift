@@ -16,7 +16,7 @@ enum HangSite: Int, Sendable, CaseIterable, Hashable {
     case .viewDidAppear: "viewDidAppear"
     case .loadView: "loadView"
     case .shouldSelect: "tabBarController(_:shouldSelect:)"
-    case .willShow: "willShow"
+    case .willShow: "navigationController(_:willShow:animated:)"
     case .animations: "animations"
     case .scopeBody: "withTransaction"
     }

@@ -117,10 +117,9 @@ final class SupervisedTree: Sendable {
   let tearsDownHangs: Bool
   /// The calls hanging now.
   let hangs = HangRegistry()
-  /// Where hangs are planted. Teardowns leave out a child's hook that hangs
-  /// inside its container's scope body: a teardown abandons the body too,
-  /// and faults the container for its child's code (STRESS.md).
-  var sites: [HangSite] { tearsDownHangs ? HangSite.allCases.filter { $0 != .nestedHook } : HangSite.allCases }
+  /// Where hangs are planted: every site, with or without a deadline (a
+  /// teardown's escalation, like a deadline, counts only a call's own time).
+  var sites: [HangSite] { HangSite.allCases }
   /// One hang at a time: each holds its worker for the deadline, and more
   /// would starve the rest of the workload.
   let hangInFlight = Locked(false)

@@ -220,6 +220,42 @@ struct GatewayTests {
     hung.open()
   }
 
+  /// A teardown's escalation counts a call's own time too: a scope body that
+  /// only waits for its child's hung hook is not abandoned for it; the
+  /// child's call is, and the scope then ends normally (V3).
+  @Test func aTeardownAbandonsTheHungChildNotTheScopeWaitingForIt_V3() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let policy = TeardownPolicy(graceful: .milliseconds(100), abandonAfter: .milliseconds(100))
+    let (window, p) = try await shown(f, clock: clock, teardown: policy)
+    let c = f.controller("C")
+    let hung = Gate()
+    await c.setOnHook { hook in if hook == "viewWillAppear" { await hung.wait() } }
+    let scope = Task {
+      try await p.withTransaction { _ in
+        try await p.addChild(c)
+        try await p.view.addSubview(await c.view)
+        await c.didMove(toParent: p)
+      }
+    }
+    await hung.waiters(atLeast: 1)
+    let teardown = Task { try await window.tearDown() }
+    // The body's escalation and the child's.
+    await clock.sleepers(atLeast: 2)
+    clock.advance(by: .milliseconds(100))
+    await clock.sleepers(atLeast: 2)
+    clock.advance(by: .milliseconds(100))
+    _ = try await scope.value
+    try await teardown.value
+    #expect(
+      f.log.take() == [
+        "C.willMove(P)", "C.viewDidLoad", "C.viewWillAppear", "P.viewWillDisappear", "P.viewDidDisappear",
+        "P.viewDidTearDown",
+      ])
+    #expect(c.isFaulted && !p.isFaulted && p.node.isTornDown)
+    hung.open()
+  }
+
   /// Without a deadline, a stall interval reports a long call once per
   /// interval of its own time and changes nothing else (V6).
   @Test func aLongCallIsReportedOncePerStallIntervalAndRunsOn_V6() async throws {

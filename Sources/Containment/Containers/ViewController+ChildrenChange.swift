@@ -136,7 +136,9 @@ extension ViewController {
         .transitionBegan(from: announcement.from?.node.id, to: announcement.to?.node.id, options: []),
         transaction: context.id)
       if let willShow, let to = announcement.to {
-        await Gateway.call(UserCall("willShow", of: self), in: context, ifAbandoned: {}) {
+        await Gateway.call(
+          UserCall("navigationController(_:willShow:animated:)", of: self), in: context, ifAbandoned: {}
+        ) {
           await willShow(to, animated)
         }
       }
@@ -164,7 +166,9 @@ extension ViewController {
         .transitionEnded(from: announcement.from?.node.id, to: announcement.to?.node.id, outcome: outcome),
         transaction: context.id)
       if let didShow, let to = announcement.to {
-        await Gateway.call(UserCall("didShow", of: self), in: context, ifAbandoned: {}) { await didShow(to, animated) }
+        await Gateway.call(
+          UserCall("navigationController(_:didShow:animated:)", of: self), in: context, ifAbandoned: {}
+        ) { await didShow(to, animated) }
       }
     }
     return ChildrenChangeResult(removed: decision.removed, added: decision.added, outcome: outcome)

@@ -94,16 +94,17 @@ final class CallWatch: Sendable {
     if ending.isResolved { timer?.cancel() }
   }
 
-  /// A teardown began: cancels the code after `policy.graceful` and stops
-  /// waiting for it after `policy.abandonAfter` more (nil: never).
+  /// A teardown began: cancels the code after `policy.graceful` of its own
+  /// time and stops waiting for it after `policy.abandonAfter` more (nil:
+  /// never). Own time, as for the deadline: a scope body that only waits for
+  /// a child's hung hook is not abandoned for it (the child's call is).
   func escalate(_ policy: TeardownPolicy) {
     guard let graceful = policy.graceful else { return }
+    let base = ownTime
     let escalation = Task.detached { [self] in
-      guard (try? await environment.sleep(for: graceful)) != nil else { return }
+      guard await reach(base + graceful) else { return }
       cancelWork()
-      guard let abandonAfter = policy.abandonAfter,
-        (try? await environment.sleep(for: abandonAfter)) != nil
-      else { return }
+      guard let abandonAfter = policy.abandonAfter, await reach(base + graceful + abandonAfter) else { return }
       resolve(.abandoned)
     }
     state.withLock { $0.timers.append(escalation) }
@@ -130,6 +131,17 @@ final class CallWatch: Sendable {
   func outcome() async -> Outcome { await ending.value() }
 
   private var isResolved: Bool { ending.isResolved }
+
+  /// Sleeps on the tree's clock until the call's own time reaches `target`;
+  /// false if the wait ended first (or the sleep was cancelled).
+  private func reach(_ target: Duration) async -> Bool {
+    while !isResolved {
+      let own = ownTime
+      if own >= target { return true }
+      guard (try? await environment.sleep(for: target - own)) != nil else { return false }
+    }
+    return false
+  }
 
   /// Sleeps on the tree's clock until the call's own time reaches its next
   /// stall report or its deadline; reports, or ends the wait, then goes on.
