@@ -553,4 +553,81 @@ struct BroadcasterTests {
     #expect(await collectAll(second) == [.snapshot(1_111), .value(3), .final])
   }
 
+  @Test func idleSubscribersShareOneLogNoLongerThanTheLargestCapacity_E4() async {
+    let broadcaster = makeBroadcaster()
+    let idle = (0..<1_000).map { _ in broadcaster.subscribe(policy: .keepNewest(3)) { nil } }
+    let widest = broadcaster.subscribe(policy: .keepNewest(5)) { nil }
+    broadcaster.yieldValues(100)
+    #expect(broadcaster.loggedCount == 5)
+
+    var first = idle[0].makeAsyncIterator()
+    #expect(await take(4, from: &first) == [.lost(97), .value(97), .value(98), .value(99)])
+    var last = idle[999].makeAsyncIterator()
+    #expect(await take(4, from: &last) == [.lost(97), .value(97), .value(98), .value(99)])
+    var wide = widest.makeAsyncIterator()
+    #expect(
+      await take(6, from: &wide) == [.lost(95), .value(95), .value(96), .value(97), .value(98), .value(99)])
+
+    broadcaster.finish(final: .final)
+    #expect(await drain(&first) == [.final])
+    var middle = idle[500].makeAsyncIterator()
+    #expect(await drain(&middle) == [.lost(97), .value(97), .value(98), .value(99), .final])
+  }
+
+  @Test func whatEverySubscriberHasReadIsNotKept_E4() async {
+    let broadcaster = makeBroadcaster()
+    let one = broadcaster.subscribe(policy: .default) { nil }
+    var oneIterator = one.makeAsyncIterator()
+    do {
+      let other = broadcaster.subscribe(policy: .default) { nil }
+      broadcaster.yieldValues(10)
+      #expect(broadcaster.loggedCount == 10)
+
+      #expect(await take(10, from: &oneIterator) == values(0..<10))
+      #expect(broadcaster.loggedCount == 10)  // the other has not read them
+      var otherIterator = other.makeAsyncIterator()
+      #expect(await take(4, from: &otherIterator) == values(0..<4))
+      #expect(await take(6, from: &otherIterator) == values(4..<10))
+      #expect(broadcaster.loggedCount == 0)
+      broadcaster.yieldValues(2)
+      #expect(await take(1, from: &otherIterator) == values(10..<11))
+    }
+    // The other subscription is dropped: the log is what `one` has not read.
+    #expect(broadcaster.subscriberCount == 1)
+    #expect(broadcaster.loggedCount == 2)
+    #expect(await take(2, from: &oneIterator) == values(10..<12))
+    #expect(broadcaster.loggedCount == 0)
+  }
+
+  @Test func aLaggingSubscriberThatReadsIsDisconnectedOnlyWhenItsUnreadExceedCapacity_E4() async {
+    let broadcaster = makeBroadcaster()
+    let reader = broadcaster.subscribe(policy: .disconnectOnLag(3)) { nil }
+    let idle = broadcaster.subscribe(policy: .disconnectOnLag(3)) { nil }
+    broadcaster.yieldValues(3)
+    var iterator = reader.makeAsyncIterator()
+    #expect(await take(2, from: &iterator) == values(0..<2))
+    broadcaster.yieldValues(1)  // idle: 4 unread; reader: 2
+    #expect(broadcaster.subscriberCount == 1)
+    broadcaster.yieldValues(1)  // reader: 3 unread, at capacity
+    #expect(broadcaster.subscriberCount == 1)
+    broadcaster.yieldValues(1)  // reader: 4 unread
+    #expect(broadcaster.subscriberCount == 0)
+    #expect(await drain(&iterator) == [.lagged])
+    var idleIterator = idle.makeAsyncIterator()
+    #expect(await drain(&idleIterator) == [.lagged])
+  }
+
+  @Test func cancellingAnIdleLaggingSubscriberLeavesTheOthersTheirOrder_E4_E6() async {
+    let broadcaster = makeBroadcaster()
+    let cancelled = broadcaster.subscribe(policy: .disconnectOnLag(2)) { nil }
+    let kept = broadcaster.subscribe(policy: .disconnectOnLag(4)) { nil }
+    broadcaster.yieldValues(1)
+    var cancelledIterator = cancelled.makeAsyncIterator()
+    #expect(await take(1, from: &cancelledIterator) == [.value(0)])
+    _ = consume cancelledIterator
+    broadcaster.yieldValues(3)
+    #expect(broadcaster.subscriberCount == 1)
+    broadcaster.finish(final: .final)
+    #expect(await collectAll(kept) == values(0..<4) + [.final])
+  }
 }

@@ -159,4 +159,9 @@ package final class Broadcaster<Element: Broadcastable>: Sendable {
   var waitingSubscriberCount: Int {
     storage.waitingSubscriberCount
   }
+
+  /// Elements kept in the shared log for subscribers that have not read them (tests).
+  var loggedCount: Int {
+    storage.loggedCount
+  }
 }

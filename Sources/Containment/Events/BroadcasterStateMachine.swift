@@ -11,7 +11,8 @@
 // gap" and consistent sequence numbering possible. They are documented as cheap and must not
 // call back into the broadcaster.
 
-/// A growable FIFO ring buffer: amortised O(1) `append`, O(1) `popFirst`, no element shifting.
+/// A growable FIFO ring buffer: amortised O(1) `append`, O(1) `popFirst` and indexed reads, no
+/// element shifting.
 struct BroadcastBuffer<Element> {
   private var slots: ContiguousArray<Element?> = []
   private var head = 0
@@ -21,6 +22,14 @@ struct BroadcastBuffer<Element> {
   init() {}
 
   var isEmpty: Bool { count == 0 }
+
+  /// The element `offset` places after the oldest one (`0 ..< count`).
+  subscript(offset: Int) -> Element? {
+    guard offset >= 0, offset < count else { return nil }
+    var index = head + offset
+    if index >= slots.count { index -= slots.count }
+    return slots[index]
+  }
 
   /// Appends at the tail, growing (doubling) the storage when full.
   mutating func append(_ element: Element) {
@@ -32,6 +41,7 @@ struct BroadcastBuffer<Element> {
   }
 
   /// Removes and returns the oldest element, or `nil` when empty.
+  @discardableResult
   mutating func popFirst() -> Element? {
     guard count > 0 else { return nil }
     let element = slots[head]
@@ -41,9 +51,13 @@ struct BroadcastBuffer<Element> {
     return element
   }
 
-  /// Discards every element and releases the storage.
+  /// Discards every element; keeps a small storage for the next ones.
   mutating func removeAll() {
-    slots = []
+    if slots.count > 16 {
+      slots = []
+    } else {
+      for offset in 0..<count { slots[(head + offset) % slots.count] = nil }
+    }
     head = 0
     count = 0
   }
@@ -65,8 +79,17 @@ struct BroadcastBuffer<Element> {
 
 extension BroadcastBuffer: Sendable where Element: Sendable {}
 
-/// State of a `Broadcaster`: its subscribers, their buffers and waiting continuations, and its
-/// termination. Not thread-safe by itself; `BroadcasterStorage` keeps it inside a `Locked`.
+/// State of a `Broadcaster`: one shared log of the elements some subscriber has not read yet, a
+/// cursor per subscriber, the subscribers suspended in `next()`, and its termination. Not
+/// thread-safe by itself; `BroadcasterStorage` keeps it inside a `Locked`.
+///
+/// A yield appends to the log once and resumes only the subscribers that wait; a subscriber that
+/// is not reading costs it nothing. What a subscriber's policy drops is decided when it reads:
+/// more than `capacity` elements behind its cursor are counted in a lost-marker and skipped. The
+/// log keeps at most the largest capacity among the subscribers, and nothing once every
+/// subscriber has read it all. A `disconnectOnLag` subscriber is disconnected by the yield that
+/// puts it over its capacity: each such subscriber is filed under the log position at which
+/// that happens, and a yield looks only at the ones filed under its position.
 struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   typealias Continuation = UnsafeContinuation<Element?, Never>
 
@@ -94,56 +117,50 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
 
   private struct Subscriber: Sendable {
     let policy: SubscriberPolicy
-    var buffer = BroadcastBuffer<Element>()
-    /// Elements dropped (keepNewest) since this subscriber's last delivery.
-    var dropped = 0
+    /// Log position of the next element this subscriber reads.
+    var cursor: Int
     /// The snapshot `subscribe` took, until it is delivered: always the first element (E5),
-    /// whatever the policy drops from `buffer` meanwhile.
+    /// whatever the policy drops meanwhile.
     var initial: Element?
-    /// The subscriber's suspended `next()`, if any. When set, `initial` is nil, `buffer` is
-    /// empty and `dropped == 0`: new elements are handed over directly instead of being buffered.
-    var waiter: Continuation?
-
-    init(policy: SubscriberPolicy) {
-      self.policy = policy
-    }
-
-    /// Buffers `element` according to the policy. Returns `false` when the subscriber must be
-    /// disconnected for lagging (its buffer has then been discarded).
-    mutating func enqueue(_ element: Element) -> Bool {
-      if buffer.count >= policy.capacity {
-        switch policy.strategy {
-        case .keepNewest:
-          _ = buffer.popFirst()
-          dropped += 1
-        case .disconnectOnLag:
-          buffer.removeAll()
-          return false
-        }
-      }
-      buffer.append(element)
-      return true
-    }
+    /// For `disconnectOnLag`: the log end under which its lag check is filed.
+    var lagCheck = 0
   }
 
   private enum Phase: Sendable {
     case active
     /// Terminated. `final == nil` means the owner went away without calling `finish(final:)`;
-    /// subscribers then simply end after their buffered elements.
+    /// subscribers then simply end after the elements they have not read.
     case finished(final: Element?)
   }
 
   private var phase: Phase = .active
   /// Live subscribers while active; subscribers still draining towards `final` once finished.
   private var subscribers: [Int: Subscriber] = [:]
+  /// The subscribers suspended in `next()`. A waiting subscriber has read the whole log.
+  private var waiters: [Int: Continuation] = [:]
   /// Subscribers disconnected for lagging whose lagged-marker has not been delivered yet, each
   /// with its snapshot if that was not delivered either (it comes first).
   private var lagged: [Int: Element?] = [:]
+  /// The elements some subscriber may still read, oldest first; the first one is at position
+  /// `logStart`.
+  private var log = BroadcastBuffer<Element>()
+  private var logStart = 0
+  /// Subscribers whose cursor is at the end of the log: when that is all of them, the log is
+  /// emptied.
+  private var caughtUp = 0
+  /// How many subscribers have each capacity, and the largest: the log never keeps more.
+  private var capacities: [Int: Int] = [:]
+  private var largestCapacity = 0
+  /// `disconnectOnLag` subscribers filed under the log end at which they would be over their
+  /// capacity (a subscriber that read meanwhile is filed again, further on).
+  private var lagChecks: [Int: [Int]] = [:]
   private var nextSubscriberID = 0
   /// Number of elements yielded so far (markers and initial elements excluded).
   private(set) var yieldedCount = 0
 
   init() {}
+
+  private var logEnd: Int { logStart + log.count }
 
   var isFinished: Bool {
     if case .finished = phase { return true }
@@ -155,10 +172,11 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     isFinished ? 0 : subscribers.count
   }
 
-  /// Subscribers currently suspended in `next()`. O(subscribers); diagnostics and tests only.
-  var waitingSubscriberCount: Int {
-    subscribers.values.reduce(0) { $0 + ($1.waiter == nil ? 0 : 1) }
-  }
+  /// Subscribers currently suspended in `next()`.
+  var waitingSubscriberCount: Int { waiters.count }
+
+  /// Elements kept in the shared log (tests).
+  var loggedCount: Int { log.count }
 
   // MARK: subscribe
 
@@ -167,11 +185,15 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   mutating func subscribe(policy: SubscriberPolicy, initial: () -> Element?) -> Int {
     let id = nextSubscriberID
     nextSubscriberID += 1
-    var subscriber = Subscriber(policy: policy)
+    var subscriber = Subscriber(policy: policy, cursor: logEnd)
     if case .active = phase { subscriber.initial = initial() }
-    // When finished, the entry is a drainer with nothing buffered: its first `next()` delivers
+    // When finished, the entry is a drainer at the end of the log: its first `next()` delivers
     // the final element and removes it.
     subscribers[id] = subscriber
+    caughtUp += 1
+    capacities[policy.capacity, default: 0] += 1
+    largestCapacity = Swift.max(largestCapacity, policy.capacity)
+    if case .disconnectOnLag = policy.strategy { fileLagCheck(id) }
     return id
   }
 
@@ -179,6 +201,8 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
 
   enum YieldAction: Sendable {
     case none
+    /// Resume one continuation with `element`.
+    case resumeOne(Continuation, element: Element)
     /// Resume every continuation with `element`.
     case resume([Continuation], element: Element)
   }
@@ -187,7 +211,14 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   /// yield would, runs `body`, and returns true. Otherwise changes nothing and
   /// returns false (the caller then builds the element and yields it).
   mutating func advanceIfUnobserved(_ body: (inout Element.Reported) -> Void) -> Bool {
-    advanceIfUnobserved(by: 1, body)
+    switch phase {
+    case .finished: return true
+    case .active:
+      guard subscribers.isEmpty else { return false }
+      yieldedCount &+= 1
+      body(&reported)
+      return true
+    }
   }
 
   /// Whether an element yielded now would reach nobody and change nothing
@@ -204,37 +235,50 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     yieldedCount &+= count
   }
 
-  private mutating func advanceIfUnobserved(by count: Int, _ body: (inout Element.Reported) -> Void) -> Bool {
-    switch phase {
-    case .finished: return true
-    case .active:
-      guard subscribers.isEmpty else { return false }
-      yieldedCount &+= count
-      body(&reported)
-      return true
-    }
-  }
-
   mutating func yield(_ make: (_ sequenceNumber: Int, _ reported: inout Element.Reported) -> Element) -> YieldAction {
     guard case .active = phase else { return .none }
     let element = make(yieldedCount, &reported)
     yieldedCount &+= 1
+    guard !subscribers.isEmpty else { return .none }
 
-    var waiters: [Continuation] = []
-    var laggingIDs: [Int] = []
-    // Iterate over a copy of the keys and mutate in place by key: holding
-    // `subscribers.indices` across the mutations would keep a second reference
-    // to the storage and copy every buffer on every yield (quadratic).
-    for id in Array(subscribers.keys) {
-      if let waiter = subscribers[id]!.waiter {
-        subscribers[id]!.waiter = nil
-        waiters.append(waiter)
-      } else if !subscribers[id]!.enqueue(element) {
-        laggingIDs.append(id)
-      }
+    if waiters.count == subscribers.count, log.isEmpty {
+      // Everyone waits, so everyone has read the whole log (which is then empty): the element
+      // goes to them and the log only moves on.
+      logStart += 1
+    } else {
+      log.append(element)
     }
-    disconnect(laggingIDs)
-    return waiters.isEmpty ? .none : .resume(waiters, element: element)
+    let end = logEnd
+    let action: YieldAction
+    if waiters.count == 1, let (id, waiter) = waiters.first {
+      waiters.removeAll(keepingCapacity: true)
+      subscribers[id]?.cursor = end
+      action = .resumeOne(waiter, element: element)
+    } else if waiters.isEmpty {
+      action = .none
+    } else {
+      var continuations: [Continuation] = []
+      continuations.reserveCapacity(waiters.count)
+      for (id, waiter) in waiters {
+        subscribers[id]?.cursor = end
+        continuations.append(waiter)
+      }
+      waiters.removeAll(keepingCapacity: true)
+      action = .resume(continuations, element: element)
+    }
+    // Only the resumed subscribers are still at the end of the log.
+    caughtUp = waitingResumedCount(action)
+    disconnectLagging(at: end)
+    settleLog()
+    return action
+  }
+
+  private func waitingResumedCount(_ action: YieldAction) -> Int {
+    switch action {
+    case .none: 0
+    case .resumeOne: 1
+    case .resume(let continuations, _): continuations.count
+    }
   }
 
   enum YieldBatchAction: Sendable {
@@ -242,37 +286,89 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     case resume([Resumption])
   }
 
-  /// Appends `elements` in order to every live subscriber. A waiting subscriber is handed the
-  /// first element directly; the rest is buffered, so each subscriber is resumed at most once.
+  /// Appends `elements` in order for every live subscriber. A waiting subscriber is handed the
+  /// first element directly and reads the rest from the log, so each subscriber is resumed at
+  /// most once.
   mutating func yield(contentsOf elements: [Element]) -> YieldBatchAction {
     guard case .active = phase, let first = elements.first else { return .none }
     yieldedCount &+= elements.count
+    guard !subscribers.isEmpty else { return .none }
 
+    let firstPosition = logEnd
+    for element in elements { log.append(element) }
     var resumptions: [Resumption] = []
-    var laggingIDs: [Int] = []
-    for id in Array(subscribers.keys) {
-      var remaining = elements[...]
-      if let waiter = subscribers[id]!.waiter {
-        subscribers[id]!.waiter = nil
-        resumptions.append(Resumption(continuation: waiter, element: first))
-        remaining = remaining.dropFirst()
-      }
-      for element in remaining {
-        guard subscribers[id]!.enqueue(element) else {
-          laggingIDs.append(id)
-          break
-        }
-      }
+    for (id, waiter) in waiters {
+      subscribers[id]?.cursor = firstPosition + 1
+      resumptions.append(Resumption(continuation: waiter, element: first))
     }
-    disconnect(laggingIDs)
+    waiters.removeAll(keepingCapacity: true)
+    caughtUp = elements.count == 1 ? resumptions.count : 0
+    for end in (firstPosition + 1)...logEnd { disconnectLagging(at: end) }
+    settleLog()
     return resumptions.isEmpty ? .none : .resume(resumptions)
   }
 
-  private mutating func disconnect(_ ids: [Int]) {
+  // MARK: lag and the log's length
+
+  private mutating func fileLagCheck(_ id: Int) {
+    guard let subscriber = subscribers[id] else { return }
+    let end = subscriber.cursor + subscriber.policy.capacity + 1
+    lagChecks[end, default: []].append(id)
+    subscribers[id]?.lagCheck = end
+  }
+
+  /// Disconnects the `disconnectOnLag` subscribers that the log's end reaching `end` puts over
+  /// their capacity, and files again those that read meanwhile.
+  private mutating func disconnectLagging(at end: Int) {
+    guard !lagChecks.isEmpty, let ids = lagChecks.removeValue(forKey: end) else { return }
     for id in ids {
-      let subscriber = subscribers.removeValue(forKey: id)
-      lagged[id] = subscriber?.initial
+      guard let subscriber = subscribers[id] else { continue }
+      if end - subscriber.cursor > subscriber.policy.capacity {
+        remove(id)
+        lagged[id] = subscriber.initial
+      } else {
+        fileLagCheck(id)
+      }
     }
+  }
+
+  /// Drops what no subscriber will read: everything once all have read the log, else what lies
+  /// more than the largest capacity behind its end.
+  private mutating func settleLog() {
+    if caughtUp == subscribers.count {
+      if !log.isEmpty {
+        logStart = logEnd
+        log.removeAll()
+      }
+      return
+    }
+    while log.count > largestCapacity {
+      log.popFirst()
+      logStart += 1
+    }
+  }
+
+  /// Removes a subscriber's entry and what it counted in.
+  @discardableResult
+  private mutating func remove(_ id: Int) -> Subscriber? {
+    guard let subscriber = subscribers.removeValue(forKey: id) else { return nil }
+    waiters.removeValue(forKey: id)
+    if case .disconnectOnLag = subscriber.policy.strategy, var filed = lagChecks[subscriber.lagCheck] {
+      filed.removeAll { $0 == id }
+      lagChecks[subscriber.lagCheck] = filed.isEmpty ? nil : filed
+    }
+    if subscriber.cursor == logEnd { caughtUp -= 1 }
+    let capacity = subscriber.policy.capacity
+    let remaining = (capacities[capacity] ?? 1) - 1
+    if remaining > 0 {
+      capacities[capacity] = remaining
+    } else {
+      capacities.removeValue(forKey: capacity)
+      if capacity == largestCapacity { largestCapacity = capacities.keys.max() ?? 0 }
+    }
+    if subscribers.isEmpty { lagChecks.removeAll() }
+    settleLog()
+    return subscriber
   }
 
   // MARK: finish
@@ -284,19 +380,15 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   }
 
   /// Terminates once; later calls return `.none`. Waiting subscribers get `final` now and are
-  /// removed; the others keep their buffers and get `final` after them.
+  /// removed; the others read what they have not read yet and get `final` after it.
   mutating func finish(final: Element?) -> FinishAction {
     guard case .active = phase else { return .none }
     phase = .finished(final: final)
+    lagChecks.removeAll()
 
-    var waiters: [Continuation] = []
-    for subscriber in subscribers.values {
-      if let waiter = subscriber.waiter { waiters.append(waiter) }
-    }
-    if !waiters.isEmpty {
-      subscribers = subscribers.filter { $0.value.waiter == nil }
-    }
-    return waiters.isEmpty ? .none : .resume(waiters, final: final)
+    let waiting = waiters
+    for id in waiting.keys { remove(id) }
+    return waiting.isEmpty ? .none : .resume(Array(waiting.values), final: final)
   }
 
   // MARK: next
@@ -325,8 +417,8 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   /// with `.end` (the async-algorithms "cancelled placeholder" race, keyed by never-reused ids).
   mutating func nextSuspended(id: Int, continuation: Continuation) -> NextSuspendedAction {
     if let delivery = takeAvailable(id: id) { return .resume(delivery) }
-    // takeAvailable returns nil only for an existing, active, empty subscriber.
-    subscribers[id]!.waiter = continuation
+    // takeAvailable returns nil only for an existing, active subscriber that has read it all.
+    waiters[id] = continuation
     return .none
   }
 
@@ -339,25 +431,36 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
       lagged.removeValue(forKey: id)
       return .lagged
     }
-    guard let index = subscribers.index(forKey: id) else { return .end }
+    guard var subscriber = subscribers[id] else { return .end }
     precondition(
-      subscribers.values[index].waiter == nil,
+      waiters[id] == nil,
       "BroadcastSequence.AsyncIterator.next() called concurrently on the same subscription"
     )
-    if let initial = subscribers.values[index].initial {
-      subscribers.values[index].initial = nil
+    if let initial = subscriber.initial {
+      subscriber.initial = nil
+      subscribers[id] = subscriber
       return .element(initial)
     }
-    let dropped = subscribers.values[index].dropped
-    if dropped > 0 {
-      subscribers.values[index].dropped = 0
-      return .lost(count: dropped)
+    let end = logEnd
+    let unread = end - subscriber.cursor
+    if unread > subscriber.policy.capacity {
+      // Only `keepNewest` gets here: a `disconnectOnLag` subscriber is disconnected by the yield
+      // that puts it over its capacity.
+      subscriber.cursor = end - subscriber.policy.capacity
+      subscribers[id] = subscriber
+      return .lost(count: unread - subscriber.policy.capacity)
     }
-    if let element = subscribers.values[index].buffer.popFirst() {
+    if unread > 0, let element = log[subscriber.cursor - logStart] {
+      subscriber.cursor += 1
+      subscribers[id] = subscriber
+      if subscriber.cursor == end {
+        caughtUp += 1
+        settleLog()
+      }
       return .element(element)
     }
     if case .finished(let final) = phase {
-      subscribers.remove(at: index)
+      remove(id)
       return final.map(Delivery.element) ?? .end
     }
     return nil
@@ -374,7 +477,8 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   /// Removes a subscriber (task cancelled, or iterator and sequence dropped). Idempotent.
   mutating func cancel(id: Int) -> CancelAction {
     if lagged.removeValue(forKey: id) != nil { return .none }
-    guard let subscriber = subscribers.removeValue(forKey: id) else { return .none }
-    return subscriber.waiter.map(CancelAction.resume) ?? .none
+    let waiter = waiters[id]
+    guard remove(id) != nil else { return .none }
+    return waiter.map(CancelAction.resume) ?? .none
   }
 }

@@ -42,6 +42,7 @@ final class BroadcasterStorage<Element: Broadcastable>: Sendable {
   var subscriberCount: Int { withMachine { $0.liveSubscriberCount } }
   var isFinished: Bool { withMachine { $0.isFinished } }
   var waitingSubscriberCount: Int { withMachine { $0.waitingSubscriberCount } }
+  var loggedCount: Int { withMachine { $0.loggedCount } }
 
   func subscribe(policy: SubscriberPolicy, initial: (Element.Reported) -> Element?) -> Int {
     withMachine { machine in
@@ -78,6 +79,8 @@ final class BroadcasterStorage<Element: Broadcastable>: Sendable {
     switch action {
     case .none:
       break
+    case .resumeOne(let continuation, let element):
+      continuation.resume(returning: element)
     case .resume(let continuations, let element):
       for continuation in continuations { continuation.resume(returning: element) }
     }

@@ -4,9 +4,13 @@ import Synchronization
 /// slowly than the broadcaster yields.
 ///
 /// A policy only concerns elements the subscriber has not consumed yet. A subscriber suspended in
-/// `next()` is handed each new element directly and never buffers. An `initial` element given
-/// to `Broadcaster.subscribe(policy:initial:)` is an undelivered element like any other and
-/// occupies one slot. Markers and the final element never occupy a slot and are never dropped.
+/// `next()` is handed each new element directly. The snapshot a subscription starts with, the
+/// markers and the final element never count against the capacity and are never dropped.
+///
+/// The elements are kept once for all the subscribers of a stream, not per subscriber: emitting
+/// an event costs the same however many subscribers are not reading, and a subscriber's policy
+/// is applied when it reads (or, for ``disconnectOnLag(_:)``, by the emission that puts it over
+/// its capacity).
 public struct SubscriberPolicy: Sendable, Hashable {
   enum Strategy: Sendable, Hashable {
     case keepNewest
@@ -31,8 +35,8 @@ public struct SubscriberPolicy: Sendable, Hashable {
   /// delivery, then the retained ones in order. The subscription's snapshot is never dropped: it
   /// stays the first element, outside the `capacity` (E5).
   ///
-  /// Dropping happens inside `Broadcaster.yield`, never blocking the producer. A `capacity`
-  /// below 1 is raised to 1 (``capacity`` reads the value in effect).
+  /// Dropping never blocks the producer: what is dropped is counted when the subscriber reads. A
+  /// `capacity` below 1 is raised to 1 (``capacity`` reads the value in effect).
   public static func keepNewest(_ capacity: Int) -> SubscriberPolicy {
     SubscriberPolicy(strategy: .keepNewest, capacity: capacity)
   }

@@ -58,6 +58,11 @@ struct Target: Sendable {
       formula: "raw.asyncstream / events.fanout-1 (rates)", comparison: .atLeast, threshold: 1.0, unit: "x",
       compute: ratio("raw.asyncstream", "events.fanout-1")),
     Target(
+      key: "idle",
+      statement: "an event costs <= 2x with 10000 subscribers that are not reading as with none (E4)",
+      formula: "events.hooks-idle-10000 / events.hooks-unobserved", comparison: .atMost, threshold: 2, unit: "x",
+      compute: ratio("events.hooks-idle-10000", "events.hooks-unobserved")),
+    Target(
       key: "mainactor-server", statement: "runtime >= 3x the @MainActor reference, both driven from server tasks",
       formula: "reference.pushpop-server / runtime.pushpop-server (throughputs)", comparison: .atLeast, threshold: 3,
       unit: "x", compute: ratio("reference.pushpop-server", "runtime.pushpop-server")),

@@ -39,6 +39,12 @@ enum EventDelivery {
         "events.hooks-observed", group: .events, "hook + its event, 1 subscriber of events() (same loop)",
         operations: cycles * 5, note: "per hook, until read"
       ) { count in try await endToEnd(hooks: count, subscribe: true) })
+    figures.append(
+      try await sampler.perOperation(
+        "events.hooks-idle-10000", group: .events,
+        "hook + its event, 10000 subscribers of events() that never read (same loop)", operations: cycles * 5,
+        note: "per hook"
+      ) { count in try await endToEnd(hooks: count, subscribe: false, idleSubscribers: 10_000) })
     return figures
   }
 
@@ -86,8 +92,10 @@ enum EventDelivery {
   /// controller with no parent and no window is refused an appearance). With
   /// `subscribe`, a subscriber of `events()` (default policy) reads them,
   /// flow-controlled by windows of 50 cycles, and the time runs until it has
-  /// read every event.
-  static func endToEnd(hooks count: Int, subscribe: Bool) async throws -> Duration {
+  /// read every event. `idleSubscribers` subscriptions of `events()` are
+  /// made before the loop and never read: they hold the default policy's
+  /// 1,024 newest events each (lost-marker pending), at no cost per event.
+  static func endToEnd(hooks count: Int, subscribe: Bool, idleSubscribers: Int = 0) async throws -> Duration {
     let parent = BenchController("parent", forwardsAppearance: false)
     let controller = BenchController("observed")
     _ = await controller.view
@@ -97,6 +105,7 @@ enum EventDelivery {
     let cycles = count / 5
     let events = cycles * 5
     let stream = subscribe ? controller.events() : nil
+    let idle = (0..<idleSubscribers).map { _ in controller.events() }
     let window = DeliveryWindow(consumers: 1, size: 250)
     let elapsed = try await withThrowingTaskGroup(of: Void.self) { group in
       if let stream {
@@ -129,7 +138,7 @@ enum EventDelivery {
       return elapsed
     }
     try await RuntimeOperations.expectHooks([controller], events, "appearance cycles")
-    withExtendedLifetime(parent) {}
+    withExtendedLifetime((parent, idle)) {}
     return elapsed
   }
 }
