@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a controller's place in its tree decides, computed once and cached on
 /// its node: the path its events carry, the tree streams they go to, the
 /// environment (clock) that stamps them, the hosting window, and the slot
@@ -48,9 +50,21 @@ final class TreePosition: Sendable {
     self.treeSlot = treeSlot
   }
 
-  /// Names from the root down, joined by "/". O(depth); computed only for
-  /// events someone can receive.
+  /// The path, once computed, if it is short enough to keep (a chain
+  /// thousands deep would keep O(depth²) characters).
+  private let cachedPath = Mutex<String?>(nil)
+  private static var longestCachedPath: Int { 512 }
+
+  /// Names from the root down, joined by "/". Computed (O(depth)) only for
+  /// events someone can receive, then kept unless it is long.
   var path: String {
+    if let cached = cachedPath.withLock({ $0 }) { return cached }
+    let path = computePath()
+    if path.utf8.count <= Self.longestCachedPath { cachedPath.withLock { $0 = path } }
+    return path
+  }
+
+  private func computePath() -> String {
     var names: [String] = []
     var position: TreePosition? = self
     while let current = position {

@@ -41,6 +41,12 @@ enum EventDelivery {
       ) { count in try await endToEnd(hooks: count, subscribe: true) })
     figures.append(
       try await sampler.perOperation(
+        "events.hooks-idle-1", group: .events,
+        "hook + its event, 1 subscriber of events() that never reads (same loop)", operations: cycles * 5,
+        note: "per hook"
+      ) { count in try await endToEnd(hooks: count, subscribe: false, idleSubscribers: 1) })
+    figures.append(
+      try await sampler.perOperation(
         "events.hooks-idle-10000", group: .events,
         "hook + its event, 10000 subscribers of events() that never read (same loop)", operations: cycles * 5,
         note: "per hook"
