@@ -233,7 +233,7 @@ public final class ControllerNode: Sendable {
   func _detachFromParent() {
     guard let parent = _parent?.node else { return }
     let position = parent._position()
-    HierarchyExclusion._treeChanged(from: position.treeSlot, to: hierarchy)
+    HierarchyExclusion._treeChanged(from: position.treeSlot, to: hierarchy, leaving: self)
     _departure = Departure(position: position)
     _parent = nil
     _invalidatePositions()
@@ -321,7 +321,7 @@ public final class ControllerNode: Sendable {
     let style = _presentationStyle ?? .pageSheet
     presenter._presented = nil
     _coveredLayer = nil
-    HierarchyExclusion._treeChanged(from: _position().treeSlot, to: hierarchy)
+    HierarchyExclusion._treeChanged(from: _position().treeSlot, to: hierarchy, leaving: self)
     _presenting = nil
     _presentationStyle = nil
     _invalidatePositions()

@@ -114,7 +114,9 @@ extension ViewController {
       if presented._isTornDown { throw ContainmentError.tornDown(presented.id) }
       if controller === self { throw ContainmentError.cannotPresentSelf(node.id) }
       if presented._parent != nil { throw ContainmentError.hasParent(presented.id) }
-      if presented._presenting != nil || presented._window != nil || presented._isAncestorOrSelf(of: node) {
+      // With no parent and no presenter, it is above the presenter only as
+      // the root of its tree: the slot that stands for that tree (O(1)).
+      if presented._presenting != nil || presented._window != nil || node._position().treeSlot === presented.hierarchy {
         throw ContainmentError.alreadyPresented(presented.id)
       }
       if presented._departure != nil || presented._reservation != nil {

@@ -99,9 +99,24 @@ enum HierarchyExclusion {
   /// a window, a child or a window's root leaves): counts the ancestors of
   /// `old`'s admissions with the links they were admitted under, and makes
   /// `new` busy while they run. O(1) when `old`'s tree is idle.
-  static func _treeChanged(from old: HierarchySlot, to new: HierarchySlot) {
+  ///
+  /// A mark whose governor keeps its ancestors through the change is left
+  /// to be counted when its tree needs the counts: a governor outside
+  /// `old`'s tree (a transaction adopting that tree into its own), or, when
+  /// the subtree of `leaving` leaves `old`'s tree, the controller it leaves
+  /// (the parent removing a child, the presenter ending a presentation). So
+  /// presenting, adding, dismissing or removing at any depth does not walk
+  /// to the root.
+  static func _treeChanged(from old: HierarchySlot, to new: HierarchySlot, leaving: ControllerNode? = nil) {
     guard old !== new, !old._state.treeMarks.isEmpty else { return }
-    _countAncestors(in: old)
+    let left = leaving?._treeParent
+    for mark in old._state.treeMarks where mark.ancestors == nil {
+      guard let governor = mark.governor, governor._treeSlot === old else { continue }
+      if let left, case .controller(let controller) = governor, controller.node === left { continue }
+      let ancestors = governor._ancestorSlots()
+      for ancestor in ancestors { ancestor._state.activeBelow += 1 }
+      mark.ancestors = ancestors
+    }
     for mark in old._state.treeMarks { mark.add(to: new) }
   }
 

@@ -87,6 +87,11 @@ struct Target: Sendable {
       formula: "runtime.pushpop-depth-1000 / runtime.pushpop", comparison: .atMost, threshold: 1.5, unit: "x",
       compute: ratio("runtime.pushpop-depth-1000", "runtime.pushpop")),
     Target(
+      key: "present-depth",
+      statement: "present+dismiss on top of a 1000-deep presentation chain costs <= 1.5x on top of a 1-deep one",
+      formula: "runtime.present-depth-1000 / runtime.present-depth-1", comparison: .atMost, threshold: 1.5,
+      unit: "x", compute: ratio("runtime.present-depth-1000", "runtime.present-depth-1")),
+    Target(
       key: "siblings", statement: "add+remove beside 10000 siblings costs <= 1.5x add+remove in an empty container",
       formula: "runtime.add-remove-siblings-10000 / runtime.add-remove", comparison: .atMost, threshold: 1.5, unit: "x",
       compute: ratio("runtime.add-remove-siblings-10000", "runtime.add-remove")),

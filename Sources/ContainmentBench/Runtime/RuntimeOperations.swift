@@ -36,6 +36,15 @@ enum RuntimeOperations {
           seconds: budget(options), limit: pairs, note: "10 hooks/pair; compare runtime.add-remove"
         ) { count in try await addRemovePairs(count, on: wide, siblings: siblings) })
     }
+    for depth in [1, deepChain] where sampler.selects("runtime.present-depth-\(depth)") {
+      let chain = try await PresentationChain.make(depth: depth)
+      figures.append(
+        try await sampler.perOperation(
+          "runtime.present-depth-\(depth)", group: .runtime,
+          "present+dismiss on top of a presentation chain \(depth) deep, not animated", seconds: budget(options),
+          limit: pairs, note: "5 hooks/pair; compare each other"
+        ) { count in try await chain.presentDismiss(count) })
+    }
     figures.append(
       try await sampler.perOperation(
         "runtime.pushpop-threestep", group: .runtime, "push+pop pair, not animated (\(ThreeStepStack.label))",
@@ -69,6 +78,9 @@ enum RuntimeOperations {
   /// Stack depth of `runtime.pushpop-depth-N`: the pair should cost what it
   /// costs on a one-entry stack.
   static let deepStack = 1_000
+  /// Chain length of `runtime.present-depth-N`: the pair should cost what
+  /// it costs on top of a one-controller chain.
+  static let deepChain = 1_000
   /// Installed siblings of `runtime.add-remove-siblings-N`: the pair should
   /// cost what it costs in an empty container.
   static let siblings = 10_000
