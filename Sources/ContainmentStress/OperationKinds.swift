@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// The registry of operation kinds, with the default mix.
 enum OperationKinds {

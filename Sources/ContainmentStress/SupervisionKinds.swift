@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// A controller for the supervised tree whose `loadView` or appearance hooks
 /// can hang (until the harness releases them) or be slow (well within the

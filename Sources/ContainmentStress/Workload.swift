@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// Drives the random operations: `tasks` workers, each issuing operations
 /// from its own seeded stream until the time or operation budget is spent
