@@ -24,7 +24,8 @@ let package = Package(
     .target(name: "CommandLineOptions", swiftSettings: strict),
     .target(name: "SoakVerdicts", swiftSettings: strict),
     .executableTarget(
-      name: "ContainmentStress", dependencies: ["Containment", "CommandLineOptions", "SoakVerdicts"],
+      name: "ContainmentStress",
+      dependencies: ["Containment", "ContainmentTestKit", "CommandLineOptions", "SoakVerdicts"],
       swiftSettings: strict),
     .executableTarget(
       name: "ContainmentBench", dependencies: ["Containment", "CommandLineOptions"], swiftSettings: strict),

@@ -67,6 +67,12 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
   /// the controller was already faulted and its code is no longer called
   /// (V1, V3). The controller is faulted.
   case userCodeAbandoned(ControllerID, call: String)
+  /// ``ViewController/waitUntil(_:)-(AppearanceState)`` waited for an
+  /// appearance state that the controller's stream can no longer report: the
+  /// controller is faulted (V1), its hooks are skipped, so the state its
+  /// stream last reported is final. Thrown when the wait starts on a faulted
+  /// controller, or when the controller is faulted while the wait is pending.
+  case faulted(ControllerID)
 
   /// A readable description.
   public var description: String {
@@ -102,6 +108,7 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
     case .awaitingOwnTransaction(let id):
       "awaiting transaction \(id) from inside the transaction it is queued behind would never finish"
     case .userCodeAbandoned(let id, let call): "\(call) of \(id) was abandoned: the controller is faulted"
+    case .faulted(let id): "\(id) is faulted: its stream reports no more appearance changes"
     }
   }
 }

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// A bare controller for the bulk trees: no recorder, no model. Counts the
 /// live ones, so that the leak check sees every one released.

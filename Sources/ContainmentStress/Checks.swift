@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// The checks of a run, one epoch at a time: hook logs against streams, the
 /// hook grammar, linearizability against the model, subscribers, watched
@@ -85,24 +86,7 @@ struct Checks {
   }
 
   func describe(_ kind: LifecycleEvent.Kind) -> String {
-    switch kind {
-    case .willMove(let parent): "willMove(\(history.name(parent)))"
-    case .didMove(let parent): "didMove(\(history.name(parent)))"
-    case .childAdded(let child): "childAdded(\(history.name(child)))"
-    case .childRemoved(let child, let reason): "childRemoved(\(history.name(child)), \(reason))"
-    case .transitionBegan(let from, let to, _): "transitionBegan(\(history.name(from))->\(history.name(to)))"
-    case .transitionEnded(let from, let to, let outcome):
-      "transitionEnded(\(history.name(from))->\(history.name(to)), \(outcome))"
-    case .batchCommitted(let d, let a):
-      "batchCommitted(-[\(d.map { history.name($0) }.joined(separator: ","))] +[\(a.map { history.name($0) }.joined(separator: ","))])"
-    case .viewWillAppear(let animated): "viewWillAppear\(animated ? "(animated)" : "")"
-    case .viewIsAppearing(let animated): "viewIsAppearing\(animated ? "(animated)" : "")"
-    case .viewDidAppear(let animated): "viewDidAppear\(animated ? "(animated)" : "")"
-    case .viewWillDisappear(let animated): "viewWillDisappear\(animated ? "(animated)" : "")"
-    case .viewDidDisappear(let animated): "viewDidDisappear\(animated ? "(animated)" : "")"
-    case .unbalancedAppearanceTransition(let reason): "unbalanced(\(reason))"
-    default: "\(kind)"
-    }
+    ControllerNaming.describe(kind, naming: { history.name($0) })
   }
 
   func describe(_ step: ModelStep) -> String {

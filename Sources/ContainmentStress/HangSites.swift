@@ -33,6 +33,19 @@ enum HangSite: Int, Sendable, CaseIterable, Hashable {
     }
   }
 
+  /// For a site whose owner is being shown: whether its stream reports it
+  /// appeared although the hung call faults it (`viewDidAppear` is announced
+  /// before it runs); if not, a wait for `appeared` must throw
+  /// `ContainmentError.faulted` rather than wait forever. Nil for the sites
+  /// whose owner is not being shown.
+  var ownerReportsAppeared: Bool? {
+    switch self {
+    case .viewDidAppear: true
+    case .viewWillAppear, .loadView, .nestedHook: false
+    case .shouldSelect, .willShow, .animations, .scopeBody: nil
+    }
+  }
+
   /// Whether `error`, thrown by the request that ran the hung call, is what
   /// that request throws when the call is no longer waited for: a scope
   /// whose body is abandoned throws `userCodeAbandoned`; the steps after a

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// Trees that merge into the main ones and split off again, and whose
 /// leaves remove themselves while an ancestor hides them.

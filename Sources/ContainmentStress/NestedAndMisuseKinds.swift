@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// A request made from inside a hook (R2): the leaf is armed, then added;
 /// inside its `willMove(toParent:)` it asks the same container (queued behind

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// One request the workload makes, as plain data: which kind, which
 /// controllers (world indices), which variant, and whether and when the

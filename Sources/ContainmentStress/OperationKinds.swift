@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// The registry of operation kinds, with the default mix.
 enum OperationKinds {
@@ -49,7 +50,10 @@ enum OperationKinds {
     all.first { $0.name == name }!
   }
 
-  static func generate(_ rng: inout SplitMix64, world: World, id: Int, options: Options) -> Operation {
+  /// A random operation of the kinds `options` selects, or nil when they
+  /// have nothing to do on `world` as it is (1000 rolls in a row found
+  /// nothing): `--kinds add` alone, once every leaf has a parent.
+  static func generate(_ rng: inout SplitMix64, world: World, id: Int, options: Options) -> Operation? {
     let snapshot = WorldSnapshot(world)
     let kinds: [any OperationKind]
     if let chosen = options.kinds {
@@ -58,7 +62,7 @@ enum OperationKinds {
       kinds = options.profile == .full ? all : all.filter { $0.name != .toggleContainer }
     }
     let total = kinds.reduce(0) { $0 + $1.weight }
-    while true {
+    for _ in 0..<1000 {
       var roll = rng.below(total)
       for kind in kinds {
         roll -= kind.weight
@@ -72,6 +76,7 @@ enum OperationKinds {
         break
       }
     }
+    return nil
   }
 }
 

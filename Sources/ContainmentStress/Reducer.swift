@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// Shrinks a failing run to a short list of operations that still fails
 /// (delta debugging). A candidate list is tried by building a fresh world

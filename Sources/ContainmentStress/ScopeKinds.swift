@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// Per tree, a custom container `K` (installed under the root) written on
 /// the public transaction scope (`withTransaction`) and on the public

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 import SoakVerdicts
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// A controller whose every hook (and `loadView`) takes a while: well
 /// within the hook deadline on its own, past it once a few of them run

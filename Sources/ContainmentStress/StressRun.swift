@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// A weak reference, for the leak check.
 final class WeakReference: @unchecked Sendable {

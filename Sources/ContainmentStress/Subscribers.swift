@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// Everything one subscription received, in order.
 final class Subscription: Sendable {

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// A controller for the supervised tree whose `loadView` or appearance hooks
 /// can hang (until the harness releases them) or be slow (well within the
@@ -395,7 +396,10 @@ func within(_ limit: Duration, _ body: @escaping @Sendable () async -> Void) asy
 /// With a deadline, the hang is planted in the supervised container: it must
 /// fault its owner (`waitUntil(.faulted)`, and `hookTimedOut` naming the
 /// call on the owner's stream), nobody else, and the isolate policy must
-/// take the owner out of the container; the hung call is then released.
+/// take the owner out of the container; the hung call is then released. A
+/// wait for the owner to appear, started with the request, must end: it
+/// throws `faulted` if the owner was faulted before its stream said it
+/// appeared.
 /// With no deadline and a teardown policy, the hang is planted in a tree of
 /// its own, which is torn down (`SupervisedTree.tearDownHung`). Slow and
 /// plain controllers must not be faulted and are removed the ordinary way.
@@ -454,6 +458,8 @@ struct HungHookKind: OperationKind {
     defer { tree.release(planting.name) }
     let fault = planting.firstFault()
     let owner = planting.owner
+    let appearance = site.ownerReportsAppeared.map { _ in Task { try await owner.waitUntil(.appeared) } }
+    defer { appearance?.cancel() }
     func othersFaulted() {
       for other in planting.others where other.isFaulted {
         report("\(other.node.name) is faulted for \(planting.name), not its own code")
@@ -496,6 +502,21 @@ struct HungHookKind: OperationKind {
       report("\(owner.node.name) faulted, but its stream reports \(seen) for \(planting.name)")
     }
     othersFaulted()
+    if let appearance, let appears = site.ownerReportsAppeared {
+      if await within(limit, { _ = await appearance.result }) {
+        let result = await appearance.result
+        let expected: Bool
+        switch result {
+        case .success: expected = appears
+        case .failure(let error): expected = !appears && error as? ContainmentError == .faulted(owner.node.id)
+        }
+        if !expected {
+          report("\(owner.node.name): a wait for it to appear ended with \(result) for \(planting.name)")
+        }
+      } else {
+        report("\(owner.node.name): a wait for it to appear did not end within \(limit) though it is faulted")
+      }
+    }
     if owner.parent == nil, owner.viewIfLoaded?.superview == nil {
       tree.tally.withLock { $0.isolated += 1 }
     } else {

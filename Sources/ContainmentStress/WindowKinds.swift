@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// Windows released while their trees present or animate, and trees run as
 /// services that are shut down before they start (§2 invariants, V3, V5),

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// Drives the random operations: `tasks` workers, each issuing operations
 /// from its own seeded stream until the time or operation budget is spent
@@ -27,15 +28,23 @@ struct Workload: Sendable {
   /// Runs the workload to the end. Returns when every worker has stopped.
   func execute(seed: SplitMix64) async {
     let start = ContinuousClock.now
+    let deadline = options.operations == nil ? start + .seconds(options.seconds) : nil
     await withTaskGroup(of: Void.self) { group in
       for worker in 0..<options.tasks {
         var rng = seed.derived(UInt64(worker + 1))
         group.addTask {
-          while await self.admit() {
-            let operation = await self.next(&rng)
-            await perform(operation, run: self.run)
-            self.run.release(operation)
+          while await self.admit(until: deadline) {
+            // A turn with nothing to do still counts against `--operations`,
+            // so a workload that runs dry ends too.
+            if let operation = await self.next(&rng) {
+              await perform(operation, run: self.run)
+              self.run.release(operation)
+            }
             self.control.withLock { $0.busy -= 1 }
+            // A turn need not suspend (a plain add, nothing to do): without
+            // this, workers that fill the cooperative pool would starve the
+            // timer task below (no stop, no quiescent check) and the subscribers.
+            await Task.yield()
           }
         }
       }
@@ -57,21 +66,26 @@ struct Workload: Sendable {
   }
 
   /// A random operation; under the per-leaf profile, one whose leaves no
-  /// running operation names (they stay claimed until it ends).
-  private func next(_ rng: inout SplitMix64) async -> Operation {
+  /// running operation names (they stay claimed until it ends). Nil when the
+  /// selected kinds have nothing to do.
+  private func next(_ rng: inout SplitMix64) async -> Operation? {
     let world = run.world
     while true {
-      let operation = OperationKinds.generate(&rng, world: world, id: run.nextOperationID(), options: options)
+      guard let operation = OperationKinds.generate(&rng, world: world, id: run.nextOperationID(), options: options)
+      else { return nil }
       guard options.profile == .perLeaf else { return operation }
       if run.claim(operation) { return operation }
       await Task.yield()
     }
   }
 
-  /// Waits while a quiescent check is under way; false once the run is over.
-  private func admit() async -> Bool {
+  /// Waits while a quiescent check is under way; false once the run is over
+  /// (stopped, its operation budget spent, or `deadline` passed).
+  private func admit(until deadline: ContinuousClock.Instant?) async -> Bool {
     while true {
+      let now = ContinuousClock.now
       let state = control.withLock { control -> Bool? in
+        if let deadline, now >= deadline { control.stop = true }
         if control.stop { return false }
         if control.pauseRequested { return nil }
         if let budget = options.operations, control.issued >= budget {

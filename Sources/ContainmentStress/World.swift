@@ -1,4 +1,5 @@
 import Containment
+import ContainmentTestKit
 
 /// The controllers and windows one run works on.
 ///

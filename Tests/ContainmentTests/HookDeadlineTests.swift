@@ -247,4 +247,74 @@ struct HookDeadlineTests {
     hung.open()
     #expect(tabs.checkInvariants().isEmpty)
   }
+
+  /// A controller whose `viewWillAppear` hangs before it ever appears never
+  /// appears: a wait for `appeared` that is pending when it is faulted
+  /// throws, and so does one that starts after; the state its stream
+  /// reported last, idle and faulted are still reached (V1, E7).
+  @Test func aPendingWaitToAppearThrowsWhenTheControllerIsFaultedBeforeItAppears_V1_E7() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let window = supervisedWindow(clock)
+    let r = f.controller("R"), p = f.controller("P")
+    try await window.setRootViewController(r)
+    _ = f.log.take()
+    let hung = Gate()
+    await p.setOnHook { hook in
+      if hook == "viewWillAppear" { await hung.wait() }
+    }
+    let waiter = IdleExecutor()
+    let appeared = Task(executorPreference: waiter) { try await p.waitUntil(.appeared) }
+    await waiter.idle()
+    #expect(p.node.events.waitingSubscriberCount == 1)
+    let install = Task {
+      try await r.addChild(p)
+      try await r.view.addSubview(await p.view)
+    }
+    await hung.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    await #expect(throws: ContainmentError.faulted(p.node.id)) { try await appeared.value }
+    try await install.value
+    try await r.waitUntil(.idle)
+    #expect(f.log.take() == ["P.willMove(R)", "P.viewDidLoad", "P.viewWillAppear"])
+    #expect(p.isFaulted && p.parent == nil && r.children.isEmpty)
+    await #expect(throws: ContainmentError.faulted(p.node.id)) { try await p.waitUntil(.appeared) }
+    try await p.waitUntil(.appearing)
+    try await p.waitUntil(.faulted)
+    try await p.waitUntil(.idle)
+    hung.open()
+    #expect(r.checkInvariants().isEmpty)
+  }
+
+  /// A controller faulted in `viewDidLoad` and left in place (report only)
+  /// is shown without hooks: its stream still says `disappeared`, so a wait
+  /// for `appeared` throws at once, and a wait for `disappeared` returns (V1, E7).
+  @Test func aWaitToAppearOnAControllerFaultedBeforeItAppearedThrowsAtOnce_V1_E7() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let window = Window(
+      environment: ContainmentEnvironment(clock: clock, hookDeadline: .seconds(1), faultPolicy: .reportOnly))
+    let r = f.controller("R"), p = f.controller("P")
+    try await window.setRootViewController(r)
+    try await r.addChild(p)
+    _ = f.log.take()
+    let hung = Gate()
+    await p.setOnHook { hook in
+      if hook == "viewDidLoad" { await hung.wait() }
+    }
+    let load = Task { await p.view }
+    await hung.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    try await r.view.addSubview(await load.value)
+    await p.didMove(toParent: r)
+    #expect(f.log.take() == ["P.viewDidLoad"])
+    #expect(p.isFaulted && p.parent === r)
+    await #expect(throws: ContainmentError.faulted(p.node.id)) { try await p.waitUntil(.appeared) }
+    try await p.waitUntil(.disappeared)
+    try await p.waitUntil(.idle)
+    hung.open()
+    #expect(r.checkInvariants().isEmpty)
+  }
 }

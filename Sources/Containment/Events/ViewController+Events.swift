@@ -123,6 +123,15 @@ extension ViewController {
   /// at once if it already has. Throws `CancellationError` if the waiting task
   /// is cancelled, ``ContainmentError/tornDown(_:)`` if the controller's stream
   /// ends first.
+  ///
+  /// A faulted controller (V1) gets no more hooks, so its stream reports no
+  /// more appearance changes: the state it reported last is final. A wait for
+  /// that state returns; a wait for any other throws
+  /// ``ContainmentError/faulted(_:)``, at once if the controller is already
+  /// faulted, else as soon as it is (a controller whose hook hangs before it
+  /// ever appears never appears: the wait ends instead of hanging). The
+  /// waits of ``waitUntil(_:)-(TreeCondition)`` (idle, torn down, faulted)
+  /// still end as usual on a faulted controller.
   public nonisolated func waitUntil(_ state: AppearanceState) async throws {
     let node = self.node
     for await event in events(policy: .keepNewest(64)) {
@@ -133,6 +142,12 @@ extension ViewController {
         if node.events.reported.appearance == state { return }
       default:
         if AppearanceState(after: event.kind) == state { return }
+      }
+      // Read after each event (the snapshot first): a fault is set before its
+      // event is emitted, and a faulted controller's hooks are skipped.
+      if isFaulted {
+        if node.events.reported.appearance == state { return }
+        throw ContainmentError.faulted(node.id)
       }
     }
     try Task.checkCancellation()

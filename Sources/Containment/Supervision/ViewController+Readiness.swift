@@ -10,6 +10,10 @@ extension ViewController {
   /// its controller's events. Idle is a moment, not a promise: a request made right
   /// after it returns starts a transaction again. Throws `CancellationError`
   /// if the waiting task is cancelled. Non-isolated.
+  ///
+  /// All three are reached on a faulted controller too (unlike an appearance
+  /// state its stream can no longer report: see
+  /// ``waitUntil(_:)-(AppearanceState)``).
   public nonisolated func waitUntil(_ condition: TreeCondition) async throws {
     switch condition.kind {
     case .idle:

@@ -4,7 +4,7 @@ import Containment
 /// ``CheckableContainer/controllers`` links a controller of the concurrent
 /// fixture to its twin in the replay, so events and errors are compared by
 /// name, never by the process-unique ids they carry.
-struct ControllerNaming: Sendable {
+package struct ControllerNaming: Sendable {
   /// Per watched controller: its name, made unique by its position if needed.
   let names: [String]
   /// Per watched controller: its id.
@@ -66,6 +66,15 @@ struct ControllerNaming: Sendable {
   /// read as a completed one (cancellation cuts an animation short, the
   /// hooks are the same: T4).
   func describe(_ kind: LifecycleEvent.Kind) -> String {
+    if case .transitionEnded(let from, let to, .interrupted) = kind {
+      return Self.describe(.transitionEnded(from: from, to: to, outcome: .completed), naming: name)
+    }
+    return Self.describe(kind, naming: name)
+  }
+
+  /// An event's kind with each controller it carries named by `name` (which
+  /// is given nil for an absent parent), for messages.
+  package static func describe(_ kind: LifecycleEvent.Kind, naming name: (ControllerID?) -> String) -> String {
     switch kind {
     case .willMove(let parent): "willMove(\(name(parent)))"
     case .didMove(let parent): "didMove(\(name(parent)))"
@@ -74,8 +83,7 @@ struct ControllerNaming: Sendable {
     case .presented(let presented, let style): "presented(\(name(presented)), \(style))"
     case .dismissed(let presented, let style, let reason): "dismissed(\(name(presented)), \(style), \(reason))"
     case .transitionBegan(let from, let to, let options): "transitionBegan(\(name(from))->\(name(to)), \(options))"
-    case .transitionEnded(let from, let to, let outcome):
-      "transitionEnded(\(name(from))->\(name(to)), \(outcome == .interrupted ? .completed : outcome))"
+    case .transitionEnded(let from, let to, let outcome): "transitionEnded(\(name(from))->\(name(to)), \(outcome))"
     case .batchCommitted(let disappearing, let appearing):
       "batchCommitted(-[\(disappearing.map(name).joined(separator: ","))] +[\(appearing.map(name).joined(separator: ","))])"
     case .viewWillAppear(let animated): "viewWillAppear\(animated ? "(animated)" : "")"
