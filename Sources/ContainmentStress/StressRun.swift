@@ -127,6 +127,7 @@ enum StressRun {
       workEnd = run.now()
       watchdog?.enter("teardown")
       await world.tearDown()
+      subscribers.tornDown.open()
       for finding in world.supervisionFindings(afterTeardown: true) { run.report(finding) }
       watchdog?.enter("checks")
     }

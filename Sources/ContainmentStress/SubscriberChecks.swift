@@ -74,10 +74,10 @@ extension Checks {
       subscriber.pending.removeFirst(min(checked, subscriber.pending.count))
       if subscriber.failed { subscriber.pending = [] }
       guard limit == nil, !subscriber.failed, subscriber.started else { continue }
-      if subscriber.role == .lagging, !subscriber.ended {
+      if subscriber.role == .lagging || subscriber.role == .idleLagging, !subscriber.ended {
         fail(.subscriber, "\(label(of: subscriber)): a lagging subscriber was neither disconnected nor terminated")
       }
-      if subscriber.role == .fast || subscriber.role == .slow, !subscriber.ended {
+      if [.fast, .slow, .idle].contains(subscriber.role), !subscriber.ended {
         fail(.subscriber, "\(label(of: subscriber)): the stream ended without a terminated event (E6)")
       }
     }

@@ -79,17 +79,26 @@ struct BroadcastBuffer<Element> {
 
 extension BroadcastBuffer: Sendable where Element: Sendable {}
 
-/// State of a `Broadcaster`: one shared log of the elements some subscriber has not read yet, a
+/// State of a `Broadcaster`: one shared log of the elements some subscriber may still read, a
 /// cursor per subscriber, the subscribers suspended in `next()`, and its termination. Not
 /// thread-safe by itself; `BroadcasterStorage` keeps it inside a `Locked`.
 ///
 /// A yield appends to the log once and resumes only the subscribers that wait; a subscriber that
 /// is not reading costs it nothing. What a subscriber's policy drops is decided when it reads:
-/// more than `capacity` elements behind its cursor are counted in a lost-marker and skipped. The
-/// log keeps at most the largest capacity among the subscribers, and nothing once every
-/// subscriber has read it all. A `disconnectOnLag` subscriber is disconnected by the yield that
-/// puts it over its capacity: each such subscriber is filed under the log position at which
-/// that happens, and a yield looks only at the ones filed under its position.
+/// more than `capacity` elements behind its cursor are counted in a lost-marker and skipped.
+///
+/// The log is emptied whenever every subscriber has read it all (then, while everyone waits, an
+/// element goes straight to the waiters and is not logged). Otherwise it is trimmed to what
+/// some subscriber can still read (from the earliest, over the subscribers, of the later of its
+/// cursor and its capacity back from the end) each time it has grown by an eighth of the number
+/// of subscribers (at least 64, and at least its own length) since the last trim: a trim visits
+/// every subscriber, so it costs at most 8 visits per element whatever their number, and the log
+/// holds at most twice what was needed at the last trim, plus 64 or an eighth of the
+/// subscribers.
+///
+/// A `disconnectOnLag` subscriber is disconnected by the yield that puts it over its capacity:
+/// each such subscriber is filed under the log position at which that happens, and a yield
+/// looks only at the ones filed under its position.
 struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   typealias Continuation = UnsafeContinuation<Element?, Never>
 
@@ -148,9 +157,8 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   /// Subscribers whose cursor is at the end of the log: when that is all of them, the log is
   /// emptied.
   private var caughtUp = 0
-  /// How many subscribers have each capacity, and the largest: the log never keeps more.
-  private var capacities: [Int: Int] = [:]
-  private var largestCapacity = 0
+  /// The log's length at which it is trimmed next.
+  private var trimAt = 64
   /// `disconnectOnLag` subscribers filed under the log end at which they would be over their
   /// capacity (a subscriber that read meanwhile is filed again, further on).
   private var lagChecks: [Int: [Int]] = [:]
@@ -191,8 +199,6 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     // the final element and removes it.
     subscribers[id] = subscriber
     caughtUp += 1
-    capacities[policy.capacity, default: 0] += 1
-    largestCapacity = Swift.max(largestCapacity, policy.capacity)
     if case .disconnectOnLag = policy.strategy { fileLagCheck(id) }
     return id
   }
@@ -242,8 +248,8 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     guard !subscribers.isEmpty else { return .none }
 
     if waiters.count == subscribers.count, log.isEmpty {
-      // Everyone waits, so everyone has read the whole log (which is then empty): the element
-      // goes to them and the log only moves on.
+      // Everyone waits, so everyone has read the whole log: the element goes to them and the
+      // log only moves on.
       logStart += 1
     } else {
       log.append(element)
@@ -257,23 +263,16 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     } else if waiters.isEmpty {
       action = .none
     } else {
-      var continuations: [Continuation] = []
-      continuations.reserveCapacity(waiters.count)
-      for (id, waiter) in waiters {
-        subscribers[id]?.cursor = end
-        continuations.append(waiter)
-      }
-      waiters.removeAll(keepingCapacity: true)
-      action = .resume(continuations, element: element)
+      action = .resume(resumeWaiters(at: end), element: element)
     }
-    // Only the resumed subscribers are still at the end of the log.
-    caughtUp = waitingResumedCount(action)
+    // Only the resumed subscribers are at the end of the log now.
+    caughtUp = resumedCount(action)
     disconnectLagging(at: end)
     settleLog()
     return action
   }
 
-  private func waitingResumedCount(_ action: YieldAction) -> Int {
+  private func resumedCount(_ action: YieldAction) -> Int {
     switch action {
     case .none: 0
     case .resumeOne: 1
@@ -296,16 +295,25 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
 
     let firstPosition = logEnd
     for element in elements { log.append(element) }
-    var resumptions: [Resumption] = []
-    for (id, waiter) in waiters {
-      subscribers[id]?.cursor = firstPosition + 1
-      resumptions.append(Resumption(continuation: waiter, element: first))
+    let resumptions = resumeWaiters(at: firstPosition + 1).map {
+      Resumption(continuation: $0, element: first)
     }
-    waiters.removeAll(keepingCapacity: true)
     caughtUp = elements.count == 1 ? resumptions.count : 0
     for end in (firstPosition + 1)...logEnd { disconnectLagging(at: end) }
     settleLog()
     return resumptions.isEmpty ? .none : .resume(resumptions)
+  }
+
+  /// Takes every waiter, moving its cursor to `position`.
+  private mutating func resumeWaiters(at position: Int) -> [Continuation] {
+    var continuations: [Continuation] = []
+    continuations.reserveCapacity(waiters.count)
+    for (id, waiter) in waiters {
+      continuations.append(waiter)
+      subscribers[id]?.cursor = position
+    }
+    waiters.removeAll(keepingCapacity: true)
+    return continuations
   }
 
   // MARK: lag and the log's length
@@ -332,20 +340,27 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     }
   }
 
-  /// Drops what no subscriber will read: everything once all have read the log, else what lies
-  /// more than the largest capacity behind its end.
+  /// Empties the log when every subscriber has read it; otherwise, once it has grown enough
+  /// since the last trim, drops what no subscriber can still read.
   private mutating func settleLog() {
+    guard !log.isEmpty else { return }
     if caughtUp == subscribers.count {
-      if !log.isEmpty {
-        logStart = logEnd
-        log.removeAll()
-      }
+      logStart = logEnd
+      log.removeAll()
+      trimAt = Swift.max(64, subscribers.count / 8)
       return
     }
-    while log.count > largestCapacity {
+    guard log.count >= trimAt else { return }
+    let end = logEnd
+    var start = end
+    for subscriber in subscribers.values {
+      start = Swift.min(start, Swift.max(subscriber.cursor, end - subscriber.policy.capacity))
+    }
+    while logStart < start {
       log.popFirst()
       logStart += 1
     }
+    trimAt = log.count + Swift.max(64, log.count, subscribers.count / 8)
   }
 
   /// Removes a subscriber's entry and what it counted in.
@@ -358,14 +373,6 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
       lagChecks[subscriber.lagCheck] = filed.isEmpty ? nil : filed
     }
     if subscriber.cursor == logEnd { caughtUp -= 1 }
-    let capacity = subscriber.policy.capacity
-    let remaining = (capacities[capacity] ?? 1) - 1
-    if remaining > 0 {
-      capacities[capacity] = remaining
-    } else {
-      capacities.removeValue(forKey: capacity)
-      if capacity == largestCapacity { largestCapacity = capacities.keys.max() ?? 0 }
-    }
     if subscribers.isEmpty { lagChecks.removeAll() }
     settleLog()
     return subscriber
@@ -418,12 +425,15 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   mutating func nextSuspended(id: Int, continuation: Continuation) -> NextSuspendedAction {
     if let delivery = takeAvailable(id: id) { return .resume(delivery) }
     // takeAvailable returns nil only for an existing, active subscriber that has read it all.
-    waiters[id] = continuation
+    precondition(
+      waiters.updateValue(continuation, forKey: id) == nil,
+      "BroadcastSequence.AsyncIterator.next() called concurrently on the same subscription"
+    )
     return .none
   }
 
   private mutating func takeAvailable(id: Int) -> Delivery? {
-    if let pending = lagged[id] {
+    if !lagged.isEmpty, let pending = lagged[id] {
       if let initial = pending {
         lagged[id] = .some(nil)
         return .element(initial)
@@ -431,29 +441,24 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
       lagged.removeValue(forKey: id)
       return .lagged
     }
-    guard var subscriber = subscribers[id] else { return .end }
-    precondition(
-      waiters[id] == nil,
-      "BroadcastSequence.AsyncIterator.next() called concurrently on the same subscription"
-    )
-    if let initial = subscriber.initial {
-      subscriber.initial = nil
-      subscribers[id] = subscriber
+    guard let index = subscribers.index(forKey: id) else { return .end }
+    if let initial = subscribers.values[index].initial {
+      subscribers.values[index].initial = nil
       return .element(initial)
     }
     let end = logEnd
-    let unread = end - subscriber.cursor
-    if unread > subscriber.policy.capacity {
+    let cursor = subscribers.values[index].cursor
+    let capacity = subscribers.values[index].policy.capacity
+    let unread = end - cursor
+    if unread > capacity {
       // Only `keepNewest` gets here: a `disconnectOnLag` subscriber is disconnected by the yield
       // that puts it over its capacity.
-      subscriber.cursor = end - subscriber.policy.capacity
-      subscribers[id] = subscriber
-      return .lost(count: unread - subscriber.policy.capacity)
+      subscribers.values[index].cursor = end - capacity
+      return .lost(count: unread - capacity)
     }
-    if unread > 0, let element = log[subscriber.cursor - logStart] {
-      subscriber.cursor += 1
-      subscribers[id] = subscriber
-      if subscriber.cursor == end {
+    if unread > 0, let element = log[cursor - logStart] {
+      subscribers.values[index].cursor = cursor + 1
+      if cursor + 1 == end {
         caughtUp += 1
         settleLog()
       }
