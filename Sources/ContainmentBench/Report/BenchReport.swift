@@ -19,7 +19,8 @@ struct BenchReport: Sendable {
 
   /// The machine-readable last line:
   /// `bench: pushpop=<x>x-actor-call mainactor-batch=<x>x events=<x>x-asyncstream mainactor-server=<x>x
-  /// scaling=<x>x contention=<c> mem=<bytes>B/controller tree=<seconds> depth=<x>x siblings=<x>x`
+  /// scaling=<x>x contention=<c> mem=<bytes>B/controller tree=<seconds> depth=<x>x siblings=<x>x
+  /// hook=<x>x idle=<x>x present-depth=<x>x`
   /// (one line), "n/a" for a value whose figures were not measured.
   var summaryLine: String {
     let values = Dictionary(outcomes.map { ($0.target.key, $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -30,7 +31,8 @@ struct BenchReport: Sendable {
     return "bench: pushpop=\(value("pushpop"))x-actor-call mainactor-batch=\(value("mainactor-batch"))x "
       + "events=\(value("events"))x-asyncstream mainactor-server=\(value("mainactor-server"))x "
       + "scaling=\(value("scaling"))x contention=\(value("contention")) mem=\(value("mem", 0))B/controller "
-      + "tree=\(value("tree", 3)) depth=\(value("depth"))x siblings=\(value("siblings"))x"
+      + "tree=\(value("tree", 3)) depth=\(value("depth"))x siblings=\(value("siblings"))x "
+      + "hook=\(value("hook"))x idle=\(value("idle"))x present-depth=\(value("present-depth"))x"
   }
 }
 

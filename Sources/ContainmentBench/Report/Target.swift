@@ -58,14 +58,25 @@ struct Target: Sendable {
       formula: "raw.asyncstream / events.fanout-1 (rates)", comparison: .atLeast, threshold: 1.0, unit: "x",
       compute: ratio("raw.asyncstream", "events.fanout-1")),
     Target(
+      key: "hook", statement: "one hook with its event (nobody subscribed) costs <= 2.5 raw actor calls",
+      formula: "events.hooks-unobserved / raw.actor-call", comparison: .atMost, threshold: 2.5, unit: "x",
+      compute: ratio("events.hooks-unobserved", "raw.actor-call")),
+    Target(
       key: "idle",
       statement: "an event costs <= 2x with 10000 subscribers that are not reading as with none (E4)",
       formula: "events.hooks-idle-10000 / events.hooks-unobserved", comparison: .atMost, threshold: 2, unit: "x",
       compute: ratio("events.hooks-idle-10000", "events.hooks-unobserved")),
     Target(
       key: "mainactor-server", statement: "runtime >= 3x the @MainActor reference, both driven from server tasks",
-      formula: "reference.pushpop-server / runtime.pushpop-server (throughputs)", comparison: .atLeast, threshold: 3,
-      unit: "x", compute: ratio("reference.pushpop-server", "runtime.pushpop-server")),
+      formula:
+        "fastest repetition of reference.pushpop-server / runtime.pushpop-server (throughputs; the reference runs in one of two modes from run to run, and a slow one must not win the ratio)",
+      comparison: .atLeast, threshold: 3, unit: "x",
+      compute: { figures in
+        guard let reference = figures["reference.pushpop-server"]?.minimum,
+          let runtime = figures["runtime.pushpop-server"]?.median, runtime > 0
+        else { return nil }
+        return reference / runtime
+      }),
     Target(
       key: "scaling", statement: "two independent trees on two tasks >= 1.8x the throughput of one",
       formula: "scaling.trees-1 / scaling.trees-2 (throughputs)", comparison: .atLeast, threshold: 1.8, unit: "x",
