@@ -51,16 +51,22 @@ final class TreePosition: Sendable {
   }
 
   /// The path, once computed, if it is short enough to keep (a chain
-  /// thousands deep would keep O(depth²) characters).
-  private let cachedPath = Mutex<String?>(nil)
+  /// thousands deep would keep O(depth²) characters). One word: most
+  /// positions never need their path.
+  private let cachedPath = AtomicLazyReference<PathBox>()
   private static var longestCachedPath: Int { 512 }
+
+  private final class PathBox: Sendable {
+    let path: String
+    init(_ path: String) { self.path = path }
+  }
 
   /// Names from the root down, joined by "/". Computed (O(depth)) only for
   /// events someone can receive, then kept unless it is long.
   var path: String {
-    if let cached = cachedPath.withLock({ $0 }) { return cached }
+    if let cached = cachedPath.load() { return cached.path }
     let path = computePath()
-    if path.utf8.count <= Self.longestCachedPath { cachedPath.withLock { $0 = path } }
+    if path.utf8.count <= Self.longestCachedPath { _ = cachedPath.storeIfNil(PathBox(path)) }
     return path
   }
 

@@ -139,7 +139,14 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     case active
     /// Terminated. `final == nil` means the owner went away without calling `finish(final:)`;
     /// subscribers then simply end after the elements they have not read.
-    case finished(final: Element?)
+    case finished(final: Final)
+  }
+
+  /// The final element, out of line: a stream that never ends keeps one word for it, not an
+  /// element (most controllers' streams have no subscriber).
+  private final class Final: Sendable {
+    let element: Element?
+    init(_ element: Element?) { self.element = element }
   }
 
   private var phase: Phase = .active
@@ -390,7 +397,7 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   /// removed; the others read what they have not read yet and get `final` after it.
   mutating func finish(final: Element?) -> FinishAction {
     guard case .active = phase else { return .none }
-    phase = .finished(final: final)
+    phase = .finished(final: Final(final))
     lagChecks.removeAll()
 
     let waiting = waiters
@@ -465,6 +472,7 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
       return .element(element)
     }
     if case .finished(let final) = phase {
+      let final = final.element
       remove(id)
       return final.map(Delivery.element) ?? .end
     }
