@@ -2,8 +2,9 @@ import Synchronization
 
 /// A multi-subscriber fan-out for lifecycle events.
 ///
-/// Every subscriber has its own bounded buffer governed by its `SubscriberPolicy`, so producers
-/// never wait for consumers and a slow consumer never delays the others.
+/// The elements are kept once, in a log shared by the subscribers, each with its own cursor and
+/// `SubscriberPolicy`: producers never wait for consumers, a slow consumer never delays the
+/// others, and a yield touches only the subscribers waiting in `next()` (E4).
 ///
 /// Isolation: all methods are synchronous, non-isolated and safe to call from any thread, task
 /// or actor. State is kept in a `Locked` (a pthread mutex that Thread Sanitizer understands); waiting consumers are resumed, and the lost/lagged

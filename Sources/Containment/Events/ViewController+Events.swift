@@ -78,10 +78,11 @@ extension ViewController {
   /// - The first element is a `subscribed(state:parent:)` snapshot; live
   ///   events follow with no gap (E5).
   /// - Events arrive in the order the hooks ran, numbered contiguously per
-  ///   stream (E3). Each subscriber has its own bounded buffer (`policy`):
+  ///   stream (E3). Each subscriber has its own bounded policy (`policy`):
   ///   a subscriber that falls behind gets an `eventsLost(count:)` marker with
   ///   the exact number it lost, or, with ``SubscriberPolicy/disconnectOnLag(_:)``,
-  ///   a terminal `lagged` event (E4). Delivery never waits for a subscriber.
+  ///   a terminal `lagged` event (E4). Delivery never waits for a subscriber,
+  ///   and a subscriber that is not reading costs an event nothing.
   /// - When the controller is released or torn down, each subscriber gets
   ///   one `terminated` event and the sequence ends; subscribing afterwards
   ///   yields `terminated` at once (E6).
