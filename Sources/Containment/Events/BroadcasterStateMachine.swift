@@ -11,74 +11,6 @@
 // gap" and consistent sequence numbering possible. They are documented as cheap and must not
 // call back into the broadcaster.
 
-/// A growable FIFO ring buffer: amortised O(1) `append`, O(1) `popFirst` and indexed reads, no
-/// element shifting.
-struct BroadcastBuffer<Element> {
-  private var slots: ContiguousArray<Element?> = []
-  private var head = 0
-  /// Number of elements currently stored.
-  private(set) var count = 0
-
-  init() {}
-
-  var isEmpty: Bool { count == 0 }
-
-  /// The element `offset` places after the oldest one (`0 ..< count`).
-  subscript(offset: Int) -> Element? {
-    guard offset >= 0, offset < count else { return nil }
-    var index = head + offset
-    if index >= slots.count { index -= slots.count }
-    return slots[index]
-  }
-
-  /// Appends at the tail, growing (doubling) the storage when full.
-  mutating func append(_ element: Element) {
-    if count == slots.count { grow() }
-    var tail = head + count
-    if tail >= slots.count { tail -= slots.count }
-    slots[tail] = element
-    count += 1
-  }
-
-  /// Removes and returns the oldest element, or `nil` when empty.
-  @discardableResult
-  mutating func popFirst() -> Element? {
-    guard count > 0 else { return nil }
-    let element = slots[head]
-    slots[head] = nil
-    count -= 1
-    head = count == 0 ? 0 : (head + 1 == slots.count ? 0 : head + 1)
-    return element
-  }
-
-  /// Discards every element; keeps a small storage for the next ones.
-  mutating func removeAll() {
-    if slots.count > 16 {
-      slots = []
-    } else {
-      for offset in 0..<count { slots[(head + offset) % slots.count] = nil }
-    }
-    head = 0
-    count = 0
-  }
-
-  private mutating func grow() {
-    let newCapacity = Swift.max(4, slots.count * 2)
-    var newSlots = ContiguousArray<Element?>()
-    newSlots.reserveCapacity(newCapacity)
-    for offset in 0..<count {
-      var index = head + offset
-      if index >= slots.count { index -= slots.count }
-      newSlots.append(slots[index])
-    }
-    newSlots.append(contentsOf: repeatElement(nil, count: newCapacity - count))
-    slots = newSlots
-    head = 0
-  }
-}
-
-extension BroadcastBuffer: Sendable where Element: Sendable {}
-
 /// State of a `Broadcaster`: one shared log of the elements some subscriber may still read, a
 /// cursor per subscriber, the subscribers suspended in `next()`, and its termination. Not
 /// thread-safe by itself; `BroadcasterStorage` keeps it inside a `Locked`.
@@ -105,24 +37,6 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   /// What the owner reports to each new subscriber (``Broadcastable``):
   /// changed only with the lock held, together with the numbering.
   var reported = Element.initialReported
-
-  /// What a subscriber's `next()` produces. Markers are described, not built: the storage builds
-  /// them with the owner's closures once the lock is released.
-  enum Delivery: Sendable {
-    case element(Element)
-    /// A lost-marker for `count` elements dropped since the subscriber's last delivery.
-    case lost(count: Int)
-    /// The terminal lagged-marker of a subscriber disconnected by `disconnectOnLag`.
-    case lagged
-    /// End of the sequence (`nil`).
-    case end
-  }
-
-  /// One continuation to resume with one element.
-  struct Resumption: Sendable {
-    let continuation: Continuation
-    let element: Element
-  }
 
   private struct Subscriber: Sendable {
     let policy: SubscriberPolicy
@@ -212,14 +126,6 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
 
   // MARK: yield
 
-  enum YieldAction: Sendable {
-    case none
-    /// Resume one continuation with `element`.
-    case resumeOne(Continuation, element: Element)
-    /// Resume every continuation with `element`.
-    case resume([Continuation], element: Element)
-  }
-
   /// When nobody would receive an element: advances the numbering as a
   /// yield would, runs `body`, and returns true. Otherwise changes nothing and
   /// returns false (the caller then builds the element and yields it).
@@ -285,11 +191,6 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     case .resumeOne: 1
     case .resume(let continuations, _): continuations.count
     }
-  }
-
-  enum YieldBatchAction: Sendable {
-    case none
-    case resume([Resumption])
   }
 
   /// Appends `elements` in order for every live subscriber. A waiting subscriber is handed the
@@ -387,12 +288,6 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
 
   // MARK: finish
 
-  enum FinishAction: Sendable {
-    case none
-    /// Resume every continuation with `final` (which is `nil` when the owner went away).
-    case resume([Continuation], final: Element?)
-  }
-
   /// Terminates once; later calls return `.none`. Waiting subscribers get `final` now and are
   /// removed; the others read what they have not read yet and get `final` after it.
   mutating func finish(final: Element?) -> FinishAction {
@@ -407,22 +302,10 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
 
   // MARK: next
 
-  enum NextAction: Sendable {
-    case deliver(Delivery)
-    case suspend
-  }
-
   /// Fast path of `next()`: delivers what is available without suspending, or asks to suspend.
   mutating func next(id: Int) -> NextAction {
     if let delivery = takeAvailable(id: id) { return .deliver(delivery) }
     return .suspend
-  }
-
-  enum NextSuspendedAction: Sendable {
-    /// The continuation was stored; a later yield, finish or cancellation resumes it.
-    case none
-    /// Resume the continuation right away with this delivery.
-    case resume(Delivery)
   }
 
   /// Slow path of `next()`, called with the continuation. State may have changed since `next(id:)`
@@ -480,12 +363,6 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   }
 
   // MARK: cancel
-
-  enum CancelAction: Sendable {
-    case none
-    /// Resume this continuation with `nil`.
-    case resume(Continuation)
-  }
 
   /// Removes a subscriber (task cancelled, or iterator and sequence dropped). Idempotent.
   mutating func cancel(id: Int) -> CancelAction {
