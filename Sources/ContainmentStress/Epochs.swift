@@ -233,7 +233,7 @@ struct RunSummary: Sendable {
   var memoryGrowth: Flatness.Memory? { Flatness.memory(residentSamples) }
 
   /// A finding if the last quarter ran slower than the first by more than the
-  /// allowed drop (5 %, or the noise of a short run), both in wall time and
+  /// allowed drop (5 %, or the noise and the machine's drift over a short run), both in wall time and
   /// in CPU time: other work on the machine slows the first only, idle cores
   /// spent spinning change the second only; a cost that grows with the run's
   /// length shows in both.

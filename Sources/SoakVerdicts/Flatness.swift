@@ -51,6 +51,16 @@ public enum Flatness {
     /// load comes and goes over minutes, and slows even the CPU-time rate:
     /// contended caches, lock holders preempted).
     public var maximumOthers = 0.25
+    /// How much a shared machine's own speed can drift over a few minutes
+    /// (frequency, neighbours' memory traffic, time stolen by the host),
+    /// which neither the quarters' spread nor the others' load shows: a run
+    /// shorter than `driftSpan` may drop by up to this much more, in
+    /// proportion to how much shorter it is. A run of two minutes therefore
+    /// catches a gross slowdown (a quarter or more); the 5 % is checked by
+    /// runs of half an hour or more.
+    public var machineDrift = 0.25
+    /// Runs at least this long (seconds) get no allowance for the machine's drift.
+    public var driftSpan = 1800.0
 
     /// The default limits.
     public init() {}
@@ -133,8 +143,9 @@ public enum Flatness {
   /// after the warm-up. The allowed drop is `throughputDrop`, or
   /// `noiseMargin` standard errors of the difference of the two medians if
   /// that is wider (each median's error estimated from its quarter's median
-  /// absolute deviation): on a run of two minutes, where each quarter holds a
-  /// dozen noisy epochs, that is about 20 %; on an hour's run, about 5 %.
+  /// absolute deviation), and widened on a run shorter than `driftSpan` by
+  /// the machine's own drift (`machineDrift`): on a run of two minutes that
+  /// allows a drop of about 28 %; on an hour's run, about 5 %.
   /// Samples taken while other processes used more than `maximumOthers` of
   /// the machine are left out; too few left: no verdict.
   public static func throughput(_ samples: [Sample], limits: Limits = Limits()) -> Throughput? {
@@ -146,7 +157,9 @@ public enum Flatness {
     let (firstMedian, lastMedian) = (median(first), median(last))
     guard firstMedian > 0 else { return nil }
     let error = (standardErrorOfMedian(first).squared + standardErrorOfMedian(last).squared).squareRoot()
-    let allowed = max(limits.throughputDrop, limits.noiseMargin * error / firstMedian)
+    let span = (steady.last?.time ?? 0) - (steady.first?.time ?? 0)
+    let drift = limits.machineDrift * max(0, 1 - span / limits.driftSpan)
+    let allowed = max(limits.throughputDrop + drift, limits.noiseMargin * error / firstMedian)
     return Throughput(
       firstQuarter: firstMedian, lastQuarter: lastMedian, allowedDrop: allowed, disturbed: all.count - steady.count)
   }
