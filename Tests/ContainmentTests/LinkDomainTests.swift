@@ -72,11 +72,11 @@ struct LinkDomainTests {
     try await host.addSubview(await s.view)
     #expect(s.node.linkDomain == host.linkDomain)
     #expect(s.node.linkDomain != r.node.linkDomain)
-    #expect(TreeLock.withLock(s.node) { s.node.hierarchy._state.treeMarks.count } == 1)
+    #expect(TreeLock.withLock(s.node) { held in s.node.hierarchy._state.treeMarks.count } == 1)
     gate.open()
     _ = try await blocked
     // Ending, G's transaction left both trees: S can be adopted at once.
-    #expect(TreeLock.withLock(s.node) { s.node.hierarchy._state.treeMarks.isEmpty })
+    #expect(TreeLock.withLock(s.node) { held in s.node.hierarchy._state.treeMarks.isEmpty })
     try await q.addChild(s)
     #expect(f.log.take() == ["Y.willMove(G)", "S.willMove(nil)", "S.didMove(nil)", "S.viewDidLoad", "S.willMove(Q)"])
     #expect(r.checkInvariants().isEmpty)
@@ -140,14 +140,14 @@ struct LinkDomainTests {
     let f = Fixture()
     let p = f.controller("P"), q = f.controller("Q")
     let old = q.node.linkDomain
-    let before = TreeLock.withLock(q.node) { TreeLock.domains.generation(old) }
+    let before = TreeLock.withLock(q.node) { held in TreeLock.domains.generation(old) }
     try await p.addChild(q)
     #expect(f.log.take() == ["Q.willMove(P)"])
     #expect(q.node.linkDomain == p.node.linkDomain)
     // Q left its first domain: what was read there before is stale. (Other
     // tests run meanwhile and may move their objects too, so "unchanged"
     // cannot be asserted here; the appearance tests cover that path.)
-    #expect(TreeLock.withLock(domain: old, ifGeneration: before) { "unchanged" } == nil)
+    #expect(TreeLock.withLock(domain: old, ifGeneration: before) { held in "unchanged" } == nil)
     try await q.removeFromParent()
     #expect(f.log.take() == ["Q.didMove(nil)"])
     #expect(q.node.linkDomain == p.node.linkDomain)

@@ -75,7 +75,7 @@ extension ViewController {
       let net = batch.netIntents()
       var pass = AppearancePass(animated: animated || duration > .zero)
       let (environment, disappearing, appearing) = try TreeLock.withLock([node] + batch.intents.map(\.child.node)) {
-        () -> (ContainmentEnvironment, [ControllerID], [ControllerID]) in
+        (held: LinkSection) -> (ContainmentEnvironment, [ControllerID], [ControllerID]) in
         if node._isTornDown { throw ContainmentError.tornDown(node.id) }
         if !batch.intents.isEmpty, self.shouldAutomaticallyForwardAppearanceMethods {
           throw ContainmentError.batchNeedsManualForwarding(node.id)

@@ -43,14 +43,14 @@ struct AppearancePass: Sendable {
     if let domain,
       TreeLock.withLock(
         domain: domain.index, ifGeneration: domain.generation,
-        { () -> Void in
+        { (held: LinkSection) -> Void in
           for index in steps.indices { update(&steps[index]) }
         }) != nil
     {
       return
     }
     let nodes = steps.filter(\.began).map(\.node)
-    TreeLock.withLock(each: nodes, \.linkDomain) {
+    TreeLock.withLock(each: nodes, \.linkDomain) { held in
       for index in steps.indices { update(&steps[index]) }
     }
   }

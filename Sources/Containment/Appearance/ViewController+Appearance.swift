@@ -27,7 +27,7 @@ extension ViewController {
   public nonisolated func beginAppearanceTransition(_ isAppearing: Bool, animated: Bool) async {
     let context = TransactionContext.current?.innermostRunning
     var pass = AppearancePass(animated: animated)
-    let refusal = TreeLock.withLock(node) { () -> IgnoredCall? in
+    let refusal = TreeLock.withLock(node) { (held: LinkSection) -> IgnoredCall? in
       if node._isTornDown, context?.isBody != true { return .tornDown }
       if isAppearing, node._parent == nil, node._window == nil { return .appearingWithoutWindow }
       pass._begin(self, isAppearing: isAppearing, automatic: false)
@@ -54,7 +54,7 @@ extension ViewController {
   public nonisolated func endAppearanceTransition() async {
     let context = TransactionContext.current?.innermostRunning
     typealias Step = (controller: any ViewController, effects: AppearanceMachine.Effects, animated: Bool)
-    let plan = TreeLock.withLock(node) { () -> [Step]? in
+    let plan = TreeLock.withLock(node) { (held: LinkSection) -> [Step]? in
       if node._isTornDown, context?.isBody != true { return nil }
       let animated = node._appearance.animated
       let own = node._appearance.end()

@@ -54,7 +54,7 @@ extension ViewController {
     // The change's parts are taken out once: the struct is copied nowhere
     // after this section (each copy retains all it refers to).
     let (decided, decision, oldChildren, presenters) = try _withLinks(involving: involving) {
-      () -> (DecidedChange, ChildrenDecision, [any ViewController], [any ViewController]) in
+      (held: LinkSection) -> (DecidedChange, ChildrenDecision, [any ViewController], [any ViewController]) in
       if node._isTornDown { throw ContainmentError.tornDown(node.id) }
       let change = try plan(node._children)
       // Kept only for a general change (an edit at the end never hides more
@@ -86,7 +86,7 @@ extension ViewController {
 
     var pass = AppearancePass(animated: animated)
     let (hidden, onScreen, viewsChange, environment) = TreeLock.withLock(node) {
-      () -> ([any ViewController], Bool, Bool, ContainmentEnvironment?) in
+      (held: LinkSection) -> ([any ViewController], Bool, Bool, ContainmentEnvironment?) in
       let environment = animated ? node._resolvedEnvironment() : nil
       guard let view = node._view else { return ([], false, false, environment) }
       let onScreen = view._window() != nil
@@ -149,7 +149,7 @@ extension ViewController {
     if viewsChange, onScreen, let environment {
       interrupted = await Self.animate(for: decided.duration, on: environment, animations: nil)
     }
-    TreeLock.withLock(node) {
+    TreeLock.withLock(node) { held in
       for controller in hidden where _isInstalled(controller) { _uninstall(controller) }
       for controller in decision.removed { controller.node._detachFromParent() }
     }
@@ -223,7 +223,9 @@ extension ViewController {
 extension ViewController {
   /// Runs `body` with the link domains of this controller and of `involving` held.
   @inline(__always)
-  nonisolated func _withLinks<Result>(involving: [any ViewController], _ body: () throws -> Result) rethrows -> Result {
+  nonisolated func _withLinks<Result>(involving: [any ViewController], _ body: (LinkSection) throws -> Result) rethrows
+    -> Result
+  {
     switch involving.count {
     case 0: try TreeLock.withLock(node, body)
     case 1: try TreeLock.withLock(node, involving[0].node, body)

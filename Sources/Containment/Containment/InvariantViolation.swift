@@ -25,7 +25,7 @@ extension ViewController {
   ///
   /// Synchronous; returns an empty array when everything holds.
   public nonisolated func checkInvariants(quiescent: Bool = true) -> [InvariantViolation] {
-    TreeLock.withLock(node) {
+    TreeLock.withLock(node) { held in
       var checker = InvariantChecker(quiescent: quiescent)
       return checker.check(root: self)
     }

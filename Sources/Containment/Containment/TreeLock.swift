@@ -9,6 +9,21 @@ protocol LinkGuarded: AnyObject {
   var linkDomain: Int { get }
 }
 
+/// Proof that the calling code runs inside a link-lock section: every
+/// ``TreeLock/withLock(_:_:)`` section hands one to its body, and nothing
+/// else can make one (its initializer is private to the lock), so state that
+/// asks for it cannot be reached outside a section. Guarded state takes it
+/// as a subscript argument (`links[held].children`); helpers that run inside
+/// a section take it as their first parameter.
+///
+/// It proves *a* section, not which locks: debug builds check, at every
+/// access, that the section holds the lock of the accessed object's domain.
+/// It is copyable only because subscripts cannot yet take noncopyable
+/// arguments; keep it a parameter, never store it.
+struct LinkSection {
+  fileprivate init() {}
+}
+
 /// The link locks: the locks that guard the *links* of the trees — parent and
 /// child links, superview and subview links, window attachment, appearance
 /// state, container bookkeeping and the in-flight reservations of moving
@@ -49,7 +64,7 @@ enum TreeLock {
   /// updates handed over by `deinit`s run first, so `body` never sees links
   /// of a released object.
   @inline(__always)
-  static func withLock<Result>(_ member: some LinkGuarded, _ body: () throws -> Result) rethrows -> Result {
+  static func withLock<Result>(_ member: some LinkGuarded, _ body: (LinkSection) throws -> Result) rethrows -> Result {
     while true {
       let domain = member.linkDomain
       domains.lock(domain, retrying: triesBeforeSleeping)
@@ -62,7 +77,7 @@ enum TreeLock {
         sectionEnded()
       }
       sectionStarted(holding: [domain])
-      return try body()
+      return try body(LinkSection())
     }
   }
 
@@ -70,7 +85,7 @@ enum TreeLock {
   /// they share a domain), taken in index order.
   @inline(__always)
   static func withLock<Result>(
-    _ first: some LinkGuarded, _ second: some LinkGuarded, _ body: () throws -> Result
+    _ first: some LinkGuarded, _ second: some LinkGuarded, _ body: (LinkSection) throws -> Result
   ) rethrows -> Result {
     while true {
       let a = first.linkDomain
@@ -92,7 +107,7 @@ enum TreeLock {
         sectionEnded()
       }
       sectionStarted(holding: a == b ? [a] : [a, b])
-      return try body()
+      return try body(LinkSection())
     }
   }
 
@@ -100,7 +115,7 @@ enum TreeLock {
   /// `second`, of its domain held.
   @inline(__always)
   static func withLock<Result>(
-    _ first: some LinkGuarded, _ second: (some LinkGuarded)?, _ body: () throws -> Result
+    _ first: some LinkGuarded, _ second: (some LinkGuarded)?, _ body: (LinkSection) throws -> Result
   ) rethrows -> Result {
     if let second { return try withLock(first, second, body) }
     return try withLock(first, body)
@@ -109,7 +124,8 @@ enum TreeLock {
   /// Runs `body` with the locks of every member's domain held, taken in
   /// index order.
   @inline(__always)
-  static func withLock<Result>(_ members: [any LinkGuarded], _ body: () throws -> Result) rethrows -> Result {
+  static func withLock<Result>(_ members: [any LinkGuarded], _ body: (LinkSection) throws -> Result) rethrows -> Result
+  {
     try withLock(each: members, \.linkDomain, body)
   }
 
@@ -117,7 +133,7 @@ enum TreeLock {
   /// (`domain` reads one) held, taken in index order. Allocates nothing when
   /// they share one domain, the common case.
   static func withLock<Items: Collection, Result>(
-    each items: Items, _ domain: (Items.Element) -> Int, _ body: () throws -> Result
+    each items: Items, _ domain: (Items.Element) -> Int, _ body: (LinkSection) throws -> Result
   ) rethrows -> Result {
     while true {
       var first = -1
@@ -130,7 +146,7 @@ enum TreeLock {
           others.append(index)
         }
       }
-      if first < 0 { return try body() }
+      if first < 0 { return try body(LinkSection()) }
       if others.isEmpty {
         domains.lock(first, retrying: triesBeforeSleeping)
         guard items.allSatisfy({ domain($0) == first }) else {
@@ -142,7 +158,7 @@ enum TreeLock {
           sectionEnded()
         }
         sectionStarted(holding: [first])
-        return try body()
+        return try body(LinkSection())
       }
       others.append(first)
       others.sort()
@@ -157,7 +173,7 @@ enum TreeLock {
         sectionEnded()
       }
       sectionStarted(holding: held)
-      return try body()
+      return try body(LinkSection())
     }
   }
 
@@ -166,7 +182,8 @@ enum TreeLock {
   /// earlier, with ``LinkDomainTable/generation(_:)``): then every object
   /// that was in it still is, without asking each. Returns nil, having run
   /// nothing, otherwise.
-  static func withLock<Result>(domain: Int, ifGeneration generation: UInt, _ body: () throws -> Result) rethrows
+  static func withLock<Result>(domain: Int, ifGeneration generation: UInt, _ body: (LinkSection) throws -> Result)
+    rethrows
     -> Result?
   {
     domains.lock(domain, retrying: triesBeforeSleeping)
@@ -176,7 +193,7 @@ enum TreeLock {
     }
     guard domains.generation(domain) == generation else { return nil }
     sectionStarted(holding: [domain])
-    return try body()
+    return try body(LinkSection())
   }
 
   /// Debug builds: stops the process if the calling thread does not hold

@@ -36,7 +36,7 @@ extension ViewController {
   /// or ``ContainmentError/tornDown(_:)``; then nothing changed.
   @discardableResult
   public nonisolated func addChild(_ child: any ViewController) async throws -> TransactionHandle<Void> {
-    let oldParent = TreeLock.withLock(child.node) { child.node._parent }
+    let oldParent = TreeLock.withLock(child.node) { held in child.node._parent }
     guard let oldParent, oldParent !== self else {
       return try await Transaction.perform(on: .controller(self), adopting: [child]) { context in
         try await self.attachChild(child, reservation: nil, context: context)
@@ -49,12 +49,12 @@ extension ViewController {
     -> TransactionHandle<Void>
   {
     let token = reservations.wrappingAdd(1, ordering: .relaxed).newValue
-    try TreeLock.withLock(node, child.node) {
+    try TreeLock.withLock(node, child.node) { held in
       try self._validateAttach(child, reservation: nil, ignoringParent: true)
       child.node._reservation = token
     }
     let release: @Sendable () -> Void = {
-      TreeLock.withLock(child.node) { if child.node._reservation == token { child.node._reservation = nil } }
+      TreeLock.withLock(child.node) { held in if child.node._reservation == token { child.node._reservation = nil } }
     }
     let chain = TransactionContext.current?.runningChain() ?? []
     let attach: Transaction.Body<Void> = { context in
@@ -118,7 +118,7 @@ extension ViewController {
   nonisolated func attachChild(_ child: any ViewController, reservation: UInt64?, context: TransactionContext)
     async throws
   {
-    try TreeLock.withLock(node, child.node) {
+    try TreeLock.withLock(node, child.node) { held in
       try _validateAttach(child, reservation: reservation, ignoringParent: false)
       child.node._reservation = nil
       child.node._attach(to: self)
@@ -134,7 +134,7 @@ extension ViewController {
   nonisolated func detachChild(_ child: any ViewController, reservation: UInt64, context: TransactionContext)
     async throws
   {
-    try TreeLock.withLock(node, child.node) {
+    try TreeLock.withLock(node, child.node) { held in
       guard child.node._hasParent(self) else { throw ContainmentError.notAChild(child: child.node.id, parent: node.id) }
       guard child.node._reservation == reservation else { throw ContainmentError.childInFlight(child.node.id) }
       child.node._isMovingFromParent = true
@@ -154,7 +154,7 @@ extension ViewController {
   /// or ``ContainmentError/tornDown(_:)``; then nothing changed.
   @discardableResult
   public nonisolated func removeFromParent() async throws -> TransactionHandle<Void> {
-    let parent = try TreeLock.withLock(node) { () -> any ViewController in
+    let parent = try TreeLock.withLock(node) { (held: LinkSection) -> any ViewController in
       if node._isTornDown { throw ContainmentError.tornDown(node.id) }
       guard let parent = node._parent else { throw ContainmentError.noParent(node.id) }
       return parent
@@ -171,7 +171,7 @@ extension ViewController {
     var pass = AppearancePass(animated: false)
     while true {
       // What the child's tree presents leaves with it, first (§10).
-      let presenters = try TreeLock.withLock(node, child.node) { () -> [any ViewController] in
+      let presenters = try TreeLock.withLock(node, child.node) { (held: LinkSection) -> [any ViewController] in
         guard child.node._hasParent(self) else { throw ContainmentError.noParent(child.node.id) }
         let presenters = child._presenters(includingSelf: true)
         if presenters.isEmpty { _unlink(child, pass: &pass) }
@@ -223,7 +223,7 @@ extension ViewController {
   nonisolated(nonsending) func _willMove(
     toParent parent: (any ViewController)?, in context: TransactionContext?, asBody: Bool
   ) async {
-    let tornDown = TreeLock.withLock(node) { () -> Bool in
+    let tornDown = TreeLock.withLock(node) { (held: LinkSection) -> Bool in
       // A transaction that started before the teardown still finishes.
       if node._isTornDown, !asBody { return true }
       if parent == nil { node._isMovingFromParent = true }
@@ -252,7 +252,7 @@ extension ViewController {
     async
   {
     await deliver(.didMove(toParent: parent), in: context)
-    TreeLock.withLock(node) {
+    TreeLock.withLock(node) { held in
       // A removal is over: its events no longer go to the former ancestors.
       if parent == nil, node._parent == nil { node._endDeparture() }
       let state = node._appearance.state
@@ -272,12 +272,13 @@ extension ViewController {
   /// first). Cancelling the calling task does not stop it. Controllers
   /// already torn down are skipped: a second call does nothing.
   public nonisolated func tearDown() async {
-    let window = TreeLock.withLock(node) { () -> Window? in
+    let window = TreeLock.withLock(node) { (held: LinkSection) -> Window? in
       guard let window = node._window, window._rootViewController === self else { return nil }
       return window
     }
     if let window { return await window.tearDownInOrder() }
-    let (stopping, environment) = TreeLock.withLock(node) { () -> ([any ViewController], ContainmentEnvironment) in
+    let (stopping, environment) = TreeLock.withLock(node) {
+      (held: LinkSection) -> ([any ViewController], ContainmentEnvironment) in
       let stopping = Teardown._stopOrder(from: self).filter { !$0.node._isTornDown }
       for controller in stopping { controller.node._isTornDown = true }
       return (stopping, node._resolvedEnvironment())

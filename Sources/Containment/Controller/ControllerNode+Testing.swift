@@ -5,7 +5,7 @@ extension ControllerNode {
   /// load has finished.
   func viewReaders(atLeast count: Int) async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let ready = TreeLock.withLock(self) { () -> Bool in
+      let ready = TreeLock.withLock(self) { (held: LinkSection) -> Bool in
         guard case .loading(let waiters) = _viewLoad, waiters.count < count else { return true }
         _viewReaderObservers.add(count, continuation)
         return false
@@ -22,7 +22,7 @@ extension HierarchySlot {
   /// before they adopt it.
   func waiters(atLeast count: Int) async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let ready = TreeLock.withLock(self) { () -> Bool in
+      let ready = TreeLock.withLock(self) { (held: LinkSection) -> Bool in
         if _state.waiters.count >= count { return true }
         _state.waiterObservers.add(count, continuation)
         return false

@@ -183,28 +183,28 @@ public final class ControllerNode: Sendable {
   // MARK: Reading
 
   /// The parent, or nil. Never keeps the parent alive.
-  package var parent: (any ViewController)? { TreeLock.withLock(self) { _parent } }
+  package var parent: (any ViewController)? { TreeLock.withLock(self) { held in _parent } }
   /// The children, in order.
-  package var children: [any ViewController] { TreeLock.withLock(self) { _children } }
+  package var children: [any ViewController] { TreeLock.withLock(self) { held in _children } }
   /// The root view if it was loaded, without loading it.
-  package var viewIfLoaded: View? { TreeLock.withLock(self) { _view } }
+  package var viewIfLoaded: View? { TreeLock.withLock(self) { held in _view } }
   /// Whether the root view was loaded.
-  package var isViewLoaded: Bool { TreeLock.withLock(self) { _view != nil } }
+  package var isViewLoaded: Bool { TreeLock.withLock(self) { held in _view != nil } }
   /// The current appearance state (§3).
-  package var appearanceState: AppearanceState { TreeLock.withLock(self) { _appearance.state } }
+  package var appearanceState: AppearanceState { TreeLock.withLock(self) { held in _appearance.state } }
   /// True during the appearance hooks caused by being added to a parent (A5).
-  package var isMovingToParent: Bool { TreeLock.withLock(self) { _isMovingToParent } }
+  package var isMovingToParent: Bool { TreeLock.withLock(self) { held in _isMovingToParent } }
   /// True during the appearance hooks caused by being removed from a parent (A5).
-  package var isMovingFromParent: Bool { TreeLock.withLock(self) { _isMovingFromParent } }
+  package var isMovingFromParent: Bool { TreeLock.withLock(self) { held in _isMovingFromParent } }
   /// Whether the controller's tree was torn down (§8, last case).
-  package var isTornDown: Bool { TreeLock.withLock(self) { _isTornDown } }
+  package var isTornDown: Bool { TreeLock.withLock(self) { held in _isTornDown } }
 
   /// The environment (clock) of this controller: its own if set, else the
   /// nearest ancestor's, else its window's, else ``ContainmentEnvironment/default``.
   package var environment: ContainmentEnvironment {
-    get { TreeLock.withLock(self) { _resolvedEnvironment() } }
+    get { TreeLock.withLock(self) { held in _resolvedEnvironment() } }
     set {
-      TreeLock.withLock(self) {
+      TreeLock.withLock(self) { held in
         _environment = newValue
         _invalidatePositions()
       }
@@ -214,7 +214,9 @@ public final class ControllerNode: Sendable {
   /// The size this controller would like its container to give it. Setting it
   /// tells the parent through `preferredContentSizeDidChange(forChild:)`
   /// (D2); use ``ViewController/setPreferredContentSize(_:)`` to await that.
-  package var preferredContentSize: Size { TreeLock.withLock(self) { _containerAttributes.value.preferredContentSize } }
+  package var preferredContentSize: Size {
+    TreeLock.withLock(self) { held in _containerAttributes.value.preferredContentSize }
+  }
 
   // MARK: Lock-held helpers (call only inside TreeLock.withLock)
 

@@ -20,7 +20,7 @@ extension ViewController {
 
   nonisolated(nonsending) func loadViewIfNeeded(in context: TransactionContext?) async -> View {
     let node = self.node
-    let step = TreeLock.withLock(node) { () -> ViewLoadStep in
+    let step = TreeLock.withLock(node) { (held: LinkSection) -> ViewLoadStep in
       // Ready only once `viewDidLoad` has returned (C7); until then every
       // reader but the loading task itself (and the hooks it runs) waits.
       if let view = node._view, case .loaded = node._viewLoad { return .ready(view) }
@@ -34,7 +34,8 @@ extension ViewController {
       return view
     case .wait:
       return await withUnsafeContinuation { continuation in
-        let (ready, observers) = TreeLock.withLock(node) { () -> (View?, [UnsafeContinuation<Void, Never>]) in
+        let (ready, observers) = TreeLock.withLock(node) {
+          (held: LinkSection) -> (View?, [UnsafeContinuation<Void, Never>]) in
           if let view = node._view, case .loaded = node._viewLoad { return (view, []) }
           guard case .loading(var waiters) = node._viewLoad else { return (nil, []) }
           waiters.append(continuation)
@@ -50,7 +51,7 @@ extension ViewController {
       let view = await Gateway.call(UserCall("loadView", of: self), in: context, ifAbandoned: { View() }) {
         await self.loadView()
       }
-      TreeLock.withLock(node, view) {
+      TreeLock.withLock(node, view) { held in
         TreeLock._join(view, into: node.linkDomain)
         view._owner = self
         node._view = view
@@ -59,7 +60,7 @@ extension ViewController {
       loading.insert(node.id)
       await ViewLoading.$current.withValue(loading) { await deliver(.viewDidLoad, in: context) }
       let (waiters, observers) = TreeLock.withLock(node) {
-        () -> ([UnsafeContinuation<View, Never>], [UnsafeContinuation<Void, Never>]) in
+        (held: LinkSection) -> ([UnsafeContinuation<View, Never>], [UnsafeContinuation<Void, Never>]) in
         defer { node._viewLoad = .loaded }
         let observers = node._viewReaderObservers.takeSatisfied(by: .max)
         if case .loading(let waiters) = node._viewLoad { return (waiters, observers) }

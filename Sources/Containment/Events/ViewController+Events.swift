@@ -102,7 +102,7 @@ extension ViewController {
   /// controllers appear in the order they were emitted.
   public nonisolated func treeEvents(policy: SubscriberPolicy = .default) -> LifecycleEvents {
     let node = self.node
-    let broadcaster = TreeLock.withLock(node) { () -> Broadcaster<LifecycleEvent> in
+    let broadcaster = TreeLock.withLock(node) { (held: LinkSection) -> Broadcaster<LifecycleEvent> in
       if let existing = node._treeEvents { return existing }
       let created = ControllerNode.makeBroadcaster(id: node.id, name: node.name)
       if node._isTornDown || node.events.isFinished {

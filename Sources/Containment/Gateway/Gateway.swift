@@ -94,7 +94,7 @@ enum Gateway {
     outer?.pause()
     defer { outer?.resume() }
     let node = call.owner.node
-    let (faulted, environment, window) = TreeLock.withLock(node) {
+    let (faulted, environment, window) = TreeLock.withLock(node) { held in
       (node._isFaulted, node._resolvedEnvironment(), node._hostingWindow())
     }
     if faulted {
@@ -142,7 +142,7 @@ enum Gateway {
     context: TransactionContext?
   ) async {
     let node = controller.node
-    let first = TreeLock.withLock(node) { () -> Bool in
+    let first = TreeLock.withLock(node) { (held: LinkSection) -> Bool in
       defer { node._isFaulted = true }
       return !node._isFaulted
     }

@@ -2,8 +2,8 @@ extension ViewController {
   /// Told of interactive dismissals of this controller while it is presented
   /// (P6); held weakly.
   public nonisolated var presentationControllerDelegate: (any PresentationControllerDelegate)? {
-    get { TreeLock.withLock(node) { node._presentationDelegate } }
-    set { TreeLock.withLock(node) { node._presentationDelegate = newValue } }
+    get { TreeLock.withLock(node) { held in node._presentationDelegate } }
+    set { TreeLock.withLock(node) { held in node._presentationDelegate = newValue } }
   }
 
   /// An interactive dismissal of this sheet (P6), driven by `driver`: the
@@ -40,7 +40,7 @@ extension ViewController {
   public nonisolated func interactiveDismiss(
     _ driver: @escaping @Sendable (InteractiveDismissalProgress) async throws -> InteractiveDecision
   ) async throws -> TransactionHandle<TransitionOutcome> {
-    let presenter = try TreeLock.withLock(node) { () throws -> any ViewController in
+    let presenter = try TreeLock.withLock(node) { (held: LinkSection) throws -> any ViewController in
       try _dismissibleSheetPresenter()
     }
     return try await Transaction.perform(on: .controller(presenter)) { context in
@@ -66,7 +66,7 @@ extension ViewController {
     on queued: any ViewController,
     context: TransactionContext
   ) async throws -> TransitionOutcome {
-    let delegate = try TreeLock.withLock(node) { () throws -> (any PresentationControllerDelegate)? in
+    let delegate = try TreeLock.withLock(node) { (held: LinkSection) throws -> (any PresentationControllerDelegate)? in
       guard try _dismissibleSheetPresenter() === queued else { throw ContainmentError.notADismissibleSheet(node.id) }
       return node._presentationDelegate
     }
@@ -87,7 +87,7 @@ extension ViewController {
 
     var start = AppearancePass(animated: true)
     // Off screen (a `.fullScreen` presentation from a child covers it), it hears nothing, either way.
-    let (environment, onScreen) = TreeLock.withLock(node) { () -> (ContainmentEnvironment, Bool) in
+    let (environment, onScreen) = TreeLock.withLock(node) { (held: LinkSection) -> (ContainmentEnvironment, Bool) in
       node._isBeingDismissed = true
       let onScreen = node._view?._window() != nil
       if onScreen { start._beginForwarding(from: self, isAppearing: false) }
@@ -111,11 +111,12 @@ extension ViewController {
 
     if finishes {
       // What it presents from inside its tree leaves first (see `runDismissal`).
-      let nested = TreeLock.withLock(node) { Self._presentersInside(leaving: [self]) }
+      let nested = TreeLock.withLock(node) { held in Self._presentersInside(leaving: [self]) }
       for presenter in nested { await presenter.runDismissal(animated: false, context: context) }
-      TreeLock.withLock(node) { node._view?._unlink() }
+      TreeLock.withLock(node) { held in node._view?._unlink() }
       await start.deliverDid(in: context)
-      let ended = TreeLock.withLock(node) { () -> (presenter: ControllerNode, style: PresentationStyle)? in
+      let ended = TreeLock.withLock(node) {
+        (held: LinkSection) -> (presenter: ControllerNode, style: PresentationStyle)? in
         node._isBeingDismissed = false
         return node._endPresentation()
       }
@@ -130,7 +131,7 @@ extension ViewController {
       return interrupted || Task.isCancelled ? .interrupted : .completed
     }
     var back = AppearancePass(animated: true)
-    TreeLock.withLock(node) {
+    TreeLock.withLock(node) { held in
       node._isBeingDismissed = false
       if onScreen { back._beginForwarding(from: self, isAppearing: true) }
     }

@@ -2,23 +2,25 @@ extension ViewController {
   // MARK: Reading (synchronous snapshots)
 
   /// The controller this one presents, if any (§10).
-  public nonisolated var presentedViewController: (any ViewController)? { TreeLock.withLock(node) { node._presented } }
+  public nonisolated var presentedViewController: (any ViewController)? {
+    TreeLock.withLock(node) { held in node._presented }
+  }
 
   /// The controller presenting this one, if it is presented (§10).
   public nonisolated var presentingViewController: (any ViewController)? {
-    TreeLock.withLock(node) { node._presenting }
+    TreeLock.withLock(node) { held in node._presenting }
   }
 
   /// How this controller is presented, while it is; nil otherwise.
   public nonisolated var modalPresentationStyle: PresentationStyle? {
-    TreeLock.withLock(node) { node._presentationStyle }
+    TreeLock.withLock(node) { held in node._presentationStyle }
   }
 
   /// True during this controller's appearance hooks of its presentation (P3).
-  public nonisolated var isBeingPresented: Bool { TreeLock.withLock(node) { node._isBeingPresented } }
+  public nonisolated var isBeingPresented: Bool { TreeLock.withLock(node) { held in node._isBeingPresented } }
 
   /// True during this controller's disappearance hooks of its dismissal (P3).
-  public nonisolated var isBeingDismissed: Bool { TreeLock.withLock(node) { node._isBeingDismissed } }
+  public nonisolated var isBeingDismissed: Bool { TreeLock.withLock(node) { held in node._isBeingDismissed } }
 
   // MARK: Requests
 
@@ -88,7 +90,7 @@ extension ViewController {
   /// it changes nothing and emits `callIgnored(.nothingToDismiss)` (§8).
   @discardableResult
   public nonisolated func dismiss(animated: Bool) async throws -> TransactionHandle<TransitionOutcome> {
-    let presenter = TreeLock.withLock(node) { () -> (any ViewController)? in
+    let presenter = TreeLock.withLock(node) { (held: LinkSection) -> (any ViewController)? in
       node._presented != nil ? self : node._presenting
     }
     guard let presenter else {
@@ -108,7 +110,7 @@ extension ViewController {
   nonisolated func runPresentation(
     of controller: any ViewController, style: PresentationStyle, animated: Bool, context: TransactionContext
   ) async throws -> TransitionOutcome {
-    let window = try TreeLock.withLock(node, controller.node) { () -> Window in
+    let window = try TreeLock.withLock(node, controller.node) { (held: LinkSection) -> Window in
       if node._isTornDown { throw ContainmentError.tornDown(node.id) }
       let presented = controller.node
       if presented._isTornDown { throw ContainmentError.tornDown(presented.id) }
@@ -137,7 +139,7 @@ extension ViewController {
 
     var hiding = AppearancePass(animated: animated)
     var appearing = AppearancePass(animated: animated)
-    let (layer, environment) = TreeLock.withLock(node, view) { () -> (View?, ContainmentEnvironment) in
+    let (layer, environment) = TreeLock.withLock(node, view) { (held: LinkSection) -> (View?, ContainmentEnvironment) in
       let layer = style.hidesPresenter ? node._view?._layer(in: window) : nil
       if let layer { hiding._begin(AppearancePass._forwardingTargets(in: layer), isAppearing: false) }
       view._frame = style.frame(in: window.rootView._frame)
@@ -149,7 +151,7 @@ extension ViewController {
     await appearing.deliverWill(in: context)
     await appearing.deliverIsAppearing(in: context)
     let interrupted = animated ? await Self.animate(for: presentationDuration, on: environment, animations: nil) : false
-    TreeLock.withLock(node) {
+    TreeLock.withLock(node) { held in
       if let layer, let index = window.rootView._subviews.firstIndex(where: { $0 === layer }) {
         controller.node._coveredLayer = (layer, index)
         layer._unlink()
@@ -158,7 +160,7 @@ extension ViewController {
     // The presented controller's did-hooks come before the presenter's (P1).
     await appearing.deliverDid(in: context)
     await hiding.deliverDid(in: context)
-    TreeLock.withLock(controller.node) { controller.node._isBeingPresented = false }
+    TreeLock.withLock(controller.node) { held in controller.node._isBeingPresented = false }
     return interrupted || Task.isCancelled ? .interrupted : .completed
   }
 
@@ -175,7 +177,8 @@ extension ViewController {
   {
     // The chain stays as it is meanwhile: requests from the nested
     // dismissals' hooks are queued behind this transaction (R2).
-    let (chain, nested) = TreeLock.withLock(node) { () -> ([any ViewController], [any ViewController]) in
+    let (chain, nested) = TreeLock.withLock(node) {
+      (held: LinkSection) -> ([any ViewController], [any ViewController]) in
       var chain: [any ViewController] = []
       var next = node._presented
       while let current = next {
@@ -189,7 +192,7 @@ extension ViewController {
 
     var leaving = AppearancePass(animated: animated)
     var returning = AppearancePass(animated: animated)
-    let plan = TreeLock.withLock(node) { () -> DismissalPlan in
+    let plan = TreeLock.withLock(node) { (held: LinkSection) -> DismissalPlan in
       let window = top.node._view?._window()
       top.node._isBeingDismissed = true
       if let view = top.node._view, view._window() != nil {
@@ -212,7 +215,7 @@ extension ViewController {
     if animated, plan.window != nil {
       interrupted = await Self.animate(for: presentationDuration, on: plan.environment, animations: nil)
     }
-    TreeLock.withLock(node) {
+    TreeLock.withLock(node) { held in
       for presented in plan.chain { presented.node._view?._unlink() }
       // Between the top and the presenter: off screen without hooks (policy, P4).
       for presented in plan.chain.dropLast() {
@@ -227,7 +230,7 @@ extension ViewController {
     await returning.deliverDid(in: context)
     // Top first: each presenter hears `dismissed` once what it presented left.
     let ended = TreeLock.withLock(node) {
-      () -> [(presented: ControllerID, presenter: ControllerNode, style: PresentationStyle)] in
+      (held: LinkSection) -> [(presented: ControllerID, presenter: ControllerNode, style: PresentationStyle)] in
       plan.chain[plan.chain.count - 1].node._isBeingDismissed = false
       return plan.chain.reversed().compactMap { presented in
         presented.node._endPresentation().map { (presented.node.id, $0.presenter, $0.style) }

@@ -23,7 +23,7 @@ enum HookSupervision {
 
   private static func apply(_ policy: FaultPolicy, to controller: any ViewController) async {
     if policy == .tearDownTree { return await tearDownTree(of: controller) }
-    let isolation = TreeLock.withLock(controller.node) { () -> Isolation? in
+    let isolation = TreeLock.withLock(controller.node) { (held: LinkSection) -> Isolation? in
       let node = controller.node
       if node._isTornDown { return nil }
       if let parent = node._parent { return .parent(parent) }
@@ -35,7 +35,7 @@ enum HookSupervision {
     case .parent(let parent):
       await request(on: .controller(parent)) { context in
         // It may have left meanwhile: then there is nothing to isolate it from.
-        guard TreeLock.withLock(controller.node, { controller.node._hasParent(parent) }) else { return }
+        guard TreeLock.withLock(controller.node, { held in controller.node._hasParent(parent) }) else { return }
         if let container = parent as? any FaultIsolating {
           try await container.isolate(controller, context: context)
         } else {
@@ -45,7 +45,7 @@ enum HookSupervision {
       }
     case .presenter(let presenter):
       await request(on: .controller(presenter)) { context in
-        guard TreeLock.withLock(presenter.node, { presenter.node._presented === controller }) else { return }
+        guard TreeLock.withLock(presenter.node, { held in presenter.node._presented === controller }) else { return }
         await presenter.runDismissal(animated: false, reason: .faulted, context: context)
       }
     case .window(let window):
@@ -67,7 +67,7 @@ enum HookSupervision {
   }
 
   private static func tearDownTree(of controller: any ViewController) async {
-    let (root, window) = TreeLock.withLock(controller.node) { () -> (any ViewController, Window?) in
+    let (root, window) = TreeLock.withLock(controller.node) { (held: LinkSection) -> (any ViewController, Window?) in
       var root = controller
       while let above = root.node._parent ?? root.node._presenting { root = above }
       let window = root.node._window.flatMap { $0._rootViewController === root ? $0 : nil }
@@ -92,5 +92,5 @@ extension ViewController {
   /// ``ContainmentEnvironment/hookDeadline`` (V1). A faulted controller gets
   /// no more hooks: each is skipped and reported as a `hookSkipped` event.
   /// A synchronous snapshot; it never suspends.
-  public nonisolated var isFaulted: Bool { TreeLock.withLock(node) { node._isFaulted } }
+  public nonisolated var isFaulted: Bool { TreeLock.withLock(node) { held in node._isFaulted } }
 }

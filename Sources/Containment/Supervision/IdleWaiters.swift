@@ -52,7 +52,7 @@ enum IdleWaiters {
           guard state.waiters.arrive(id) else { return .failure(CancellationError()) }
           // Counted before the checks, like in its domain (see the type's notes).
           waiting.add(1, ordering: .sequentiallyConsistent)
-          let idle = TreeLock.withLock(controller.node) { () -> Bool in
+          let idle = TreeLock.withLock(controller.node) { (held: LinkSection) -> Bool in
             counted(controller, 1)
             guard dispatchingDeferred.load(ordering: .sequentiallyConsistent) == 0, _isIdle(controller) else {
               return false
@@ -72,7 +72,7 @@ enum IdleWaiters {
     } onCancel: {
       let waiter = state.withLock { state -> Waiter? in
         guard let waiter = state.waiters.cancel(id) else { return nil }
-        TreeLock.withLock(waiter.controller.node) { counted(waiter.controller, -1) }
+        TreeLock.withLock(waiter.controller.node) { held in counted(waiter.controller, -1) }
         waiting.subtract(1, ordering: .relaxed)
         return waiter
       }
@@ -124,7 +124,7 @@ enum IdleWaiters {
       let ready = state.waiters.take { waiter in
         let node = waiter.controller.node
         if let domain, node.linkDomain != domain { return false }
-        return TreeLock.withLock(node) { () -> Bool in
+        return TreeLock.withLock(node) { (held: LinkSection) -> Bool in
           guard _isIdle(waiter.controller) else { return false }
           counted(waiter.controller, -1)
           return true

@@ -39,7 +39,7 @@ extension Window {
   /// Tears down a tree that `run` was handed but never showed, if it is a
   /// tree of its own.
   private static func tearDownUnshown(_ root: any ViewController) async {
-    let own = TreeLock.withLock(root.node) {
+    let own = TreeLock.withLock(root.node) { held in
       root.node._parent == nil && root.node._presenting == nil && root.node._window == nil
     }
     if own { await root.tearDown() }

@@ -95,7 +95,7 @@ extension ExclusionWaiter {
         return state.slot
       }
       guard let slot = registered else { return nil }
-      let outcome = TreeLock.withLock(slot) { () -> Outcome in
+      let outcome = TreeLock.withLock(slot) { (held: LinkSection) -> Outcome in
         let continuation = state.withLock { state -> UnsafeContinuation<ExclusionStep, Never>?? in
           // Woken and registered elsewhere meanwhile: look again.
           guard state.slot === slot else { return .none }

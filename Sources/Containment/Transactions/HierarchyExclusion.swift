@@ -29,7 +29,7 @@ enum HierarchyExclusion {
   @inline(__always)
   static func withLinks<Result>(
     of governor: Governor, _ adopting: [any ViewController], chain: [TransactionContext] = [],
-    touching marks: [TreeBusyMark] = [], _ body: () throws -> Result
+    touching marks: [TreeBusyMark] = [], _ body: (LinkSection) throws -> Result
   ) rethrows -> Result {
     if chain.isEmpty, marks.isEmpty {
       switch adopting.count {
@@ -48,16 +48,16 @@ enum HierarchyExclusion {
   /// only under the domain of one of them, so once the comparison holds they
   /// stay as read; otherwise this takes the domains again.
   static func withLinks<Result>(
-    _ members: [any LinkGuarded], touching marks: [TreeBusyMark], _ body: () throws -> Result
+    _ members: [any LinkGuarded], touching marks: [TreeBusyMark], _ body: (LinkSection) throws -> Result
   ) rethrows -> Result {
     if marks.isEmpty { return try TreeLock.withLock(members, body) }
     while true {
       let touched = marks.map(\.slots)
       let all = members + touched.joined().map { $0 as any LinkGuarded }
       var result: Result?
-      try TreeLock.withLock(all) {
+      try TreeLock.withLock(all) { held in
         guard zip(marks, touched).allSatisfy({ $0.touches(exactly: $1) }) else { return }
-        result = try body()
+        result = try body(held)
       }
       if let result { return result }
     }
@@ -127,7 +127,7 @@ enum HierarchyExclusion {
   static func tryEnterNested(_ governor: Governor, adopting: [any ViewController] = [], chain: [TransactionContext])
     -> Admission?
   {
-    withLinks(of: governor, adopting, chain: chain) { () -> Admission? in
+    withLinks(of: governor, adopting, chain: chain) { (held: LinkSection) -> Admission? in
       let adopted = _adoptedTrees(adopting)
       if _busyAdoptedTree(adopted) != nil || governor._treeSlot._state.adoptions > 0 { return nil }
       _countAncestors(in: governor._treeSlot)
@@ -156,7 +156,7 @@ enum HierarchyExclusion {
     // Uncontended (the common case): admit without a continuation.
     if let admission = withLinks(
       of: governor, adopting,
-      { () -> Admission? in
+      { (held: LinkSection) -> Admission? in
         let tree = governor._treeSlot
         let adopted = _adoptedTrees(adopting)
         guard _busyAdoptedTree(adopted) == nil, tree._state.adoptions == 0 else { return nil }
@@ -184,7 +184,7 @@ enum HierarchyExclusion {
       // this one must check again, or they would wait for a transaction that
       // will never run.
       let woken = withLinks(of: governor, [], touching: [waiter.mark]) {
-        () -> [UnsafeContinuation<ExclusionStep, Never>] in
+        (held: LinkSection) -> [UnsafeContinuation<ExclusionStep, Never>] in
         guard waiter.isPending else { return [] }
         return waiter.setPending(false, on: governor._slot) + governor._slot._wakeIfIdle()
       }
@@ -197,7 +197,8 @@ enum HierarchyExclusion {
           var observed: [UnsafeContinuation<Void, Never>] = []
           // A pending waiter's mark may have been carried into trees of
           // other domains (see ``TreeBusyMark``); it may stop being pending.
-          let immediate = withLinks(of: governor, adopting, touching: [waiter.mark]) { () -> ExclusionStep? in
+          let immediate = withLinks(of: governor, adopting, touching: [waiter.mark]) {
+            (held: LinkSection) -> ExclusionStep? in
             if waiter.isCancelled { return .cancelled }
             let tree = governor._treeSlot
             let adopted = _adoptedTrees(adopting)
@@ -298,7 +299,7 @@ enum HierarchyExclusion {
     // The common case: everything it touches is in its governor's domain
     // (holding that lock, the mark's lists cannot change under us).
     let woken =
-      TreeLock.withLock(admission.slot) { () -> [UnsafeContinuation<ExclusionStep, Never>]? in
+      TreeLock.withLock(admission.slot) { (held: LinkSection) -> [UnsafeContinuation<ExclusionStep, Never>]? in
         let domain = admission.slot.linkDomain
         guard admission.adopted.allSatisfy({ $0.linkDomain == domain }), let taken = mark.take(ifAllIn: domain) else {
           return nil
@@ -307,7 +308,7 @@ enum HierarchyExclusion {
       }
       // Its mark may be in trees of other domains by now (see
       // ``TreeBusyMark``); the trees it adopted are in theirs until linked.
-      ?? withLinks([admission.slot] + admission.adopted, touching: [mark]) { end(taken: mark.take()) }
+      ?? withLinks([admission.slot] + admission.adopted, touching: [mark]) { held in end(taken: mark.take()) }
     // Woken waiters check again (they may find another reason to wait).
     for continuation in woken { continuation.resume(returning: .retry) }
   }

@@ -91,7 +91,8 @@ enum Transaction {
     let below =
       chain.isEmpty
       ? nil
-      : TreeLock.withLock([governor.member] + chain.map(\.governor.member)) { () -> TransactionContext? in
+      : TreeLock.withLock([governor.member] + chain.map(\.governor.member)) {
+        (held: LinkSection) -> TransactionContext? in
         if let inside = chain.first(where: { governor._isAncestorOrSelf(of: $0.governor) }) { return inside }
         if let engaged = governor._engagingTransaction(in: chain) { return engaged }
         return governor._isMidChange ? chain.first : nil

@@ -53,10 +53,11 @@ extension ViewController {
     animations: (@Sendable () async -> Void)?,
     context: TransactionContext
   ) async throws -> TransitionOutcome {
-    try TreeLock.withLock([node, from.node, to.node]) { try _validateTransition(from: from, to: to) }
+    try TreeLock.withLock([node, from.node, to.node]) { held in try _validateTransition(from: from, to: to) }
     let toView = await to.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: animated)
-    let environment = try TreeLock.withLock([node, from.node, to.node, toView]) { () -> ContainmentEnvironment in
+    let environment = try TreeLock.withLock([node, from.node, to.node, toView]) {
+      (held: LinkSection) -> ContainmentEnvironment in
       try _validateTransition(from: from, to: to)
       guard let fromView = from.node._view, let superview = fromView._superview else {
         throw ContainmentError.viewNotInstalled(from.node.id)
@@ -75,7 +76,7 @@ extension ViewController {
     await pass.deliverIsAppearing(in: context)
     let interrupted = await Self.animate(
       for: duration, on: environment, animations: animations, of: self, bodyOf: context)
-    TreeLock.withLock(node) { from.node._view?._unlink() }
+    TreeLock.withLock(node) { held in from.node._view?._unlink() }
     await pass.deliverDid(in: context)
     let outcome: TransitionOutcome = interrupted || Task.isCancelled ? .interrupted : .completed
     node.emit(.transitionEnded(from: from.node.id, to: to.node.id, outcome: outcome), transaction: context.id)

@@ -24,8 +24,9 @@ extension View {
 
   /// Like ``addSubview(_:)``, at `index` in ``subviews`` (clamped).
   public func insertSubview(_ subview: View, at index: Int?) async throws {
-    guard let governor = TreeLock.withLock(self, subview, { _governor() ?? subview._superview?._governor() }) else {
-      try TreeLock.withLock(self, subview) {
+    guard let governor = TreeLock.withLock(self, subview, { held in _governor() ?? subview._superview?._governor() })
+    else {
+      try TreeLock.withLock(self, subview) { held in
         try _validateInsert(subview, governor: nil)
         _link(subview, at: index)
       }
@@ -33,7 +34,7 @@ extension View {
     }
     try await Transaction.perform(on: governor) { context in
       var pass = AppearancePass(animated: false)
-      try TreeLock.withLock([self, subview, governor.member]) {
+      try TreeLock.withLock([self, subview, governor.member]) { held in
         try self._validateInsert(subview, governor: governor)
         let wasInWindow = subview._window() != nil
         let willBeInWindow = self._window() != nil
@@ -54,13 +55,13 @@ extension View {
   /// torn down, ``ContainmentError/windowTornDown`` for a torn-down window's
   /// own view; then nothing changed.
   public func removeFromSuperview() async throws {
-    guard let governor = TreeLock.withLock(self, { _superview?._governor() }) else {
-      TreeLock.withLock(self) { _unlink() }
+    guard let governor = TreeLock.withLock(self, { held in _superview?._governor() }) else {
+      TreeLock.withLock(self) { held in _unlink() }
       return
     }
     try await Transaction.perform(on: governor) { context in
       var pass = AppearancePass(animated: false)
-      try TreeLock.withLock(self, governor.member) {
+      try TreeLock.withLock(self, governor.member) { held in
         guard self._superview != nil else { return }
         try self._validateNotTornDown(governor: governor)
         if self._window() != nil {

@@ -116,46 +116,48 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
 
   /// The frame, in the superview's coordinate space.
   public var frame: Rect {
-    get { TreeLock.withLock(self) { _frame } }
-    set { TreeLock.withLock(self) { _frame = newValue } }
+    get { TreeLock.withLock(self) { held in _frame } }
+    set { TreeLock.withLock(self) { held in _frame = newValue } }
   }
 
   /// The view's own coordinate space: origin zero, the frame's size.
   public var bounds: Rect {
-    TreeLock.withLock(self) { Rect(x: 0, y: 0, width: _frame.width, height: _frame.height) }
+    TreeLock.withLock(self) { held in Rect(x: 0, y: 0, width: _frame.width, height: _frame.height) }
   }
 
   /// Whether the view is hidden. Hiding does not cause appearance hooks.
   public var isHidden: Bool {
-    get { TreeLock.withLock(self) { _isHidden } }
-    set { TreeLock.withLock(self) { _isHidden = newValue } }
+    get { TreeLock.withLock(self) { held in _isHidden } }
+    set { TreeLock.withLock(self) { held in _isHidden = newValue } }
   }
 
   /// The superview, or nil. Never keeps the superview alive.
-  public var superview: View? { TreeLock.withLock(self) { _superview } }
+  public var superview: View? { TreeLock.withLock(self) { held in _superview } }
 
   /// The subviews, back to front.
-  public var subviews: [View] { TreeLock.withLock(self) { _subviews } }
+  public var subviews: [View] { TreeLock.withLock(self) { held in _subviews } }
 
   /// The window this view is in, or nil when it is off screen.
-  public var window: Window? { TreeLock.withLock(self) { _window() } }
+  public var window: Window? { TreeLock.withLock(self) { held in _window() } }
 
   /// True if `self` is `view` or one of its ancestors.
-  public func isAncestor(of view: View) -> Bool { TreeLock.withLock(self, view) { _isAncestorOrSelf(of: view) } }
+  public func isAncestor(of view: View) -> Bool {
+    TreeLock.withLock(self, view) { held in _isAncestorOrSelf(of: view) }
+  }
 
   // MARK: Constraints
 
   /// The constraints installed on this view (each relates views of its subtree).
-  public var constraints: [LayoutConstraint<ObjectIdentifier>] { TreeLock.withLock(self) { _constraints } }
+  public var constraints: [LayoutConstraint<ObjectIdentifier>] { TreeLock.withLock(self) { held in _constraints } }
 
   /// Installs constraints; they take effect at the next ``layoutIfNeeded()``.
   public func addConstraints(_ constraints: [LayoutConstraint<ObjectIdentifier>]) {
-    TreeLock.withLock(self) { _constraints.append(contentsOf: constraints) }
+    TreeLock.withLock(self) { held in _constraints.append(contentsOf: constraints) }
   }
 
   /// Removes every constraint installed on this view.
   public func removeAllConstraints() {
-    TreeLock.withLock(self) { _constraints.removeAll() }
+    TreeLock.withLock(self) { held in _constraints.removeAll() }
   }
 
   /// Resolves the constraints installed in this view's subtree and assigns the
@@ -163,7 +165,7 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   /// Returns the constraints that could not be satisfied.
   @discardableResult
   public func layoutIfNeeded() -> [LayoutConstraint<ObjectIdentifier>] {
-    TreeLock.withLock(self) {
+    TreeLock.withLock(self) { held in
       var nodes: [ObjectIdentifier: LayoutSolver<ObjectIdentifier>.Node] = [:]
       var constraints: [LayoutConstraint<ObjectIdentifier>] = []
       var byID: [ObjectIdentifier: View] = [:]

@@ -88,7 +88,7 @@ public final class Window: @unchecked Sendable {
     self.hierarchy = HierarchySlot(domain: rootView.linkDomain)
     self.queue = TransactionQueue(owner: hierarchy)
     self.links = Links(environment: environment, traits: traits)
-    TreeLock.withLock(rootView) { rootView._hostWindow = self }
+    TreeLock.withLock(rootView) { held in rootView._hostWindow = self }
   }
 
   deinit {
@@ -118,13 +118,13 @@ public final class Window: @unchecked Sendable {
   }
 
   /// The controller shown in the window, if any.
-  public var rootViewController: (any ViewController)? { TreeLock.withLock(self) { _rootViewController } }
+  public var rootViewController: (any ViewController)? { TreeLock.withLock(self) { held in _rootViewController } }
 
   /// The current traits.
-  public var traitCollection: TraitCollection { TreeLock.withLock(self) { _traits } }
+  public var traitCollection: TraitCollection { TreeLock.withLock(self) { held in _traits } }
 
   /// The environment (clock) of the hosted tree.
-  public var environment: ContainmentEnvironment { TreeLock.withLock(self) { _environment } }
+  public var environment: ContainmentEnvironment { TreeLock.withLock(self) { held in _environment } }
 
   /// Shows `controller` as the window's root: loads its view if needed, sizes
   /// it to the window, installs it, and forwards appearance to it and to its
@@ -148,7 +148,7 @@ public final class Window: @unchecked Sendable {
   /// Inside a transaction on this window's queue: takes `controller` off the
   /// window if it is still its root (V2, a faulted root isolated).
   func removeRoot(_ controller: any ViewController, reason: RemovalReason, context: TransactionContext) async throws {
-    guard TreeLock.withLock(self, { _rootViewController === controller && !_isTornDown }) else { return }
+    guard TreeLock.withLock(self, { held in _rootViewController === controller && !_isTornDown }) else { return }
     try await replaceRoot(with: nil, animated: false, reason: reason, context: context)
   }
 
@@ -157,7 +157,7 @@ public final class Window: @unchecked Sendable {
   private func replaceRoot(
     with controller: (any ViewController)?, animated: Bool, reason: RemovalReason, context: TransactionContext
   ) async throws {
-    let old: (any ViewController)? = try TreeLock.withLock(self, controller?.node) {
+    let old: (any ViewController)? = try TreeLock.withLock(self, controller?.node) { held in
       if _isTornDown { throw ContainmentError.windowTornDown }
       if let controller {
         if controller.node._isTornDown { throw ContainmentError.tornDown(controller.node.id) }
@@ -175,7 +175,7 @@ public final class Window: @unchecked Sendable {
     if let old, old === controller { return }
     if let old {
       var pass = AppearancePass(animated: animated)
-      let presentations = TreeLock.withLock(self) { () -> [any ViewController] in
+      let presentations = TreeLock.withLock(self) { (held: LinkSection) -> [any ViewController] in
         // Presentations over the tree leave with it, top layer first (§10).
         let layers = rootView._subviews.reversed().compactMap { $0._owner }.filter { $0.node._presenting != nil }
         for presented in layers {
@@ -204,7 +204,7 @@ public final class Window: @unchecked Sendable {
         }
         return all
       }
-      TreeLock.withLock(self) {
+      TreeLock.withLock(self) { held in
         if let view = old.node._view {
           pass._begin(AppearancePass._forwardingTargets(in: view), isAppearing: false)
           view._unlink()
@@ -213,7 +213,7 @@ public final class Window: @unchecked Sendable {
       }
       await pass.deliverAll(in: context)
       let dismissed = TreeLock.withLock([self] + presentations.map(\.node)) {
-        () -> [(presenter: ControllerNode, presented: ControllerID, style: PresentationStyle)] in
+        (held: LinkSection) -> [(presenter: ControllerNode, presented: ControllerID, style: PresentationStyle)] in
         presentations.compactMap { presented in
           presented.node._endPresentation().map { ($0.presenter, presented.node.id, $0.style) }
         }
@@ -222,7 +222,7 @@ public final class Window: @unchecked Sendable {
         entry.presenter.emit(.dismissed(entry.presented, style: entry.style, reason: reason), transaction: context.id)
       }
       // Unlinked only now, so that its disappearance events keep the window's clock.
-      TreeLock.withLock(self, old.node) {
+      TreeLock.withLock(self, old.node) { held in
         HierarchyExclusion._treeChanged(from: hierarchy, to: old.node.hierarchy)
         old.node._window = nil
         old.node._invalidatePositions()
@@ -232,7 +232,7 @@ public final class Window: @unchecked Sendable {
     await endPresentationsOfAReleasedWindow(over: controller, context: context)
     // Hosted before its view loads, so `viewDidLoad` already sees the
     // window's traits and clock (a split controller lays out by them).
-    TreeLock.withLock(self, controller.node) {
+    TreeLock.withLock(self, controller.node) { held in
       HierarchyExclusion._treeChanged(from: controller.node._position().treeSlot, to: hierarchy)
       TreeLock._join(controller.node, into: linkDomain)
       controller.node._window = self
@@ -240,7 +240,7 @@ public final class Window: @unchecked Sendable {
     }
     let view = await controller.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: animated)
-    TreeLock.withLock(self, view) {
+    TreeLock.withLock(self, view) { held in
       _rootViewController = controller
       view._frame = Rect(x: 0, y: 0, width: rootView._frame.width, height: rootView._frame.height)
       rootView._link(view)
@@ -255,13 +255,14 @@ public final class Window: @unchecked Sendable {
   /// (the release took them off screen), each presenter reporting
   /// `dismissed` with reason ``RemovalReason/windowReleased``.
   private func endPresentationsOfAReleasedWindow(over root: any ViewController, context: TransactionContext) async {
-    let presented = TreeLock.withLock(root.node) {
+    let presented = TreeLock.withLock(root.node) { held in
       Teardown._stopOrder(from: root).filter { $0.node._presenting != nil }
     }
     // One at a time, so that each presenter's event still reaches the
     // tree streams of those above it.
     for controller in presented {
-      guard let ended = TreeLock.withLock(root.node, controller.node, { controller.node._endPresentation() }) else {
+      guard let ended = TreeLock.withLock(root.node, controller.node, { held in controller.node._endPresentation() })
+      else {
         continue
       }
       ended.presenter.emit(
@@ -275,7 +276,8 @@ public final class Window: @unchecked Sendable {
   /// then nothing changes.
   public func setTraitCollection(_ traits: TraitCollection) async throws {
     try await Transaction.perform(on: .window(self)) { context in
-      let (previous, controllers) = try TreeLock.withLock(self) { () -> (TraitCollection, [any ViewController]) in
+      let (previous, controllers) = try TreeLock.withLock(self) {
+        (held: LinkSection) -> (TraitCollection, [any ViewController]) in
         if self._isTornDown { throw ContainmentError.windowTornDown }
         let previous = self._traits
         self._traits = traits
@@ -318,7 +320,7 @@ public final class Window: @unchecked Sendable {
     // start before the stop phase) are cancelled and abandoned as the
     // policy says, so that the transactions ahead of the teardown end (V3).
     if Gateway.isActive {
-      runningCalls.beginTeardown(TreeLock.withLock(self) { _environment.teardown })
+      runningCalls.beginTeardown(TreeLock.withLock(self) { held in _environment.teardown })
     }
     if TransactionContext.current != nil {
       await runTeardown()
@@ -331,13 +333,14 @@ public final class Window: @unchecked Sendable {
     // Only the body's own error can end it (the task is not cancelled
     // while it waits, or it is a nested request that reports through its handle).
     _ = try? await Transaction.perform(on: .window(self)) { context in
-      let stopping = TreeLock.withLock(self) { () -> [any ViewController]? in
+      let stopping = TreeLock.withLock(self) { (held: LinkSection) -> [any ViewController]? in
         if self._isTornDown { return nil }
         return self._rootViewController.map { Teardown._stopOrder(from: $0) } ?? []
       }
       guard let stopping else { return }
       try await self.replaceRoot(with: nil, animated: false, reason: .tornDown, context: context)
-      let environment = TreeLock.withLock([self] + stopping.map(\.node)) { () -> ContainmentEnvironment in
+      let environment = TreeLock.withLock([self] + stopping.map(\.node)) {
+        (held: LinkSection) -> ContainmentEnvironment in
         self._isTornDown = true
         for controller in stopping { controller.node._isTornDown = true }
         return self._environment

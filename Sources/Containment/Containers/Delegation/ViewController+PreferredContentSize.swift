@@ -12,7 +12,7 @@ extension ViewController {
   /// controller's top, a tab controller's selected child), so a change
   /// travels up as far as containers pass it on.
   public nonisolated func setPreferredContentSize(_ size: Size) async {
-    let parent = TreeLock.withLock(node) { () -> (any ViewController)? in
+    let parent = TreeLock.withLock(node) { (held: LinkSection) -> (any ViewController)? in
       guard node._containerAttributes.value.preferredContentSize != size else { return nil }
       node._containerAttributes.value.preferredContentSize = size
       return node._parent

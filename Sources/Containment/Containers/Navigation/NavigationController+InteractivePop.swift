@@ -58,7 +58,8 @@ extension NavigationController {
     _ driver: @escaping @Sendable (InteractivePopProgress) async throws -> InteractivePopDecision,
     context: TransactionContext
   ) async throws -> TransitionOutcome {
-    let (popping, revealing) = try TreeLock.withLock(node) { () -> (any ViewController, any ViewController) in
+    let (popping, revealing) = try TreeLock.withLock(node) {
+      (held: LinkSection) -> (any ViewController, any ViewController) in
       if node._isTornDown { throw ContainmentError.tornDown(node.id) }
       let stack = node._children
       guard stack.count >= 2 else { throw stack.isEmpty ? ContainmentError.emptyStack : ContainmentError.cannotPopRoot }
@@ -67,7 +68,7 @@ extension NavigationController {
     if isViewLoaded { _ = await revealing.loadViewIfNeeded(in: context) }
 
     var start = AppearancePass(animated: true)
-    let (environment, onScreen) = TreeLock.withLock(node) { () -> (ContainmentEnvironment, Bool) in
+    let (environment, onScreen) = TreeLock.withLock(node) { (held: LinkSection) -> (ContainmentEnvironment, Bool) in
       let environment = node._resolvedEnvironment()
       guard let view = node._view else { return (environment, false) }
       let onScreen = view._window() != nil
@@ -109,7 +110,7 @@ extension NavigationController {
     let outcome: TransitionOutcome
     let shown: any ViewController
     if finishes {
-      TreeLock.withLock(node) { if _isInstalled(popping) { _uninstall(popping) } }
+      TreeLock.withLock(node) { held in if _isInstalled(popping) { _uninstall(popping) } }
       await start.deliverDid(in: context)
       // The stack change itself: B leaves (willMove(nil), childRemoved,
       // didMove(nil)); A, already shown, stays.
@@ -120,7 +121,7 @@ extension NavigationController {
       outcome = interrupted || Task.isCancelled ? .interrupted : .completed
       shown = revealing
     } else {
-      TreeLock.withLock(node) { popping.node._isMovingFromParent = false }
+      TreeLock.withLock(node) { held in popping.node._isMovingFromParent = false }
       await rollBack(revealing: revealing, popping: popping, onScreen: onScreen, context: context)
       outcome = .cancelled
       shown = popping
@@ -143,14 +144,14 @@ extension NavigationController {
     revealing: any ViewController, popping: any ViewController, onScreen: Bool, context: TransactionContext
   ) async {
     var back = AppearancePass(animated: true)
-    TreeLock.withLock(node) {
+    TreeLock.withLock(node) { held in
       if onScreen { back._beginForwarding(from: revealing, isAppearing: false) }
     }
     await back.deliverWill(in: context)
-    TreeLock.withLock(node) { if _isInstalled(revealing) { _uninstall(revealing) } }
+    TreeLock.withLock(node) { held in if _isInstalled(revealing) { _uninstall(revealing) } }
     await back.deliverDid(in: context)
     var again = AppearancePass(animated: true)
-    TreeLock.withLock(node) {
+    TreeLock.withLock(node) { held in
       if onScreen, _isInstalled(popping) {
         again._beginForwarding(from: popping, isAppearing: true)
       }

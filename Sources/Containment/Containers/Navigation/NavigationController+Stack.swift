@@ -194,14 +194,14 @@ extension NavigationController {
   /// the top's view and installs it, appearing if this view is on screen.
   /// Does nothing if it is installed already.
   nonisolated func installTop(context: TransactionContext) async {
-    let top = TreeLock.withLock(node) { () -> (any ViewController)? in
+    let top = TreeLock.withLock(node) { (held: LinkSection) -> (any ViewController)? in
       guard node._view != nil, !node._isTornDown, let top = node._children.last, !_isInstalled(top) else { return nil }
       return top
     }
     guard let top else { return }
     _ = await top.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: false)
-    TreeLock.withLock(node) {
+    TreeLock.withLock(node) { held in
       guard let view = node._view, node._children.last === top, !_isInstalled(top) else { return }
       _install(top, _contentPlacement())
       if view._window() != nil { pass._beginForwarding(from: top, isAppearing: true) }

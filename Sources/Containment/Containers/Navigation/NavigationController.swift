@@ -83,7 +83,7 @@ public actor NavigationController: ViewController {
 
   /// What the bar shows, derived from the stack right now.
   public nonisolated var navigationBar: NavigationBarState {
-    TreeLock.withLock(node) {
+    TreeLock.withLock(node) { held in
       NavigationBarState(
         isHidden: state._value.isNavigationBarHidden,
         items: node._children.map { $0.node._containerAttributes.value.navigationItem })
@@ -94,17 +94,17 @@ public actor NavigationController: ViewController {
   /// it is synchronous; a transition already running keeps asking the
   /// delegate it read when it started each step.
   public nonisolated var delegate: (any NavigationControllerDelegate)? {
-    get { TreeLock.withLock(node) { state._value.delegate } }
+    get { TreeLock.withLock(node) { held in state._value.delegate } }
     set {
       if newValue != nil { hasHadDelegate.store(true, ordering: .sequentiallyConsistent) }
-      TreeLock.withLock(node) { state._value.delegate = newValue }
+      TreeLock.withLock(node) { held in state._value.delegate = newValue }
     }
   }
 
   /// Shows or hides the bar. Synchronous: the top's view is re-pinned to the
   /// new content area at once (no appearance hooks; hiding is not removal).
   public nonisolated func setNavigationBarHidden(_ hidden: Bool) {
-    TreeLock.withLock(node) {
+    TreeLock.withLock(node) { held in
       state._value.isNavigationBarHidden = hidden
       if let top = node._children.last { _pin(top, _contentPlacement()) }
     }
@@ -155,6 +155,6 @@ public actor NavigationController: ViewController {
   /// The delegate now, for a step about to ask it.
   nonisolated func currentDelegate() -> (any NavigationControllerDelegate)? {
     guard hasHadDelegate.load(ordering: .sequentiallyConsistent) else { return nil }
-    return TreeLock.withLock(node) { state._value.delegate }
+    return TreeLock.withLock(node) { held in state._value.delegate }
   }
 }

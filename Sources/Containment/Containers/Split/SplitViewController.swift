@@ -54,27 +54,31 @@ public actor SplitViewController: ViewController {
   // MARK: Reading (synchronous snapshots)
 
   /// The primary column's controller.
-  public nonisolated var primaryViewController: (any ViewController)? { TreeLock.withLock(node) { _column(.primary) } }
+  public nonisolated var primaryViewController: (any ViewController)? {
+    TreeLock.withLock(node) { held in _column(.primary) }
+  }
   /// The secondary column's controller.
   public nonisolated var secondaryViewController: (any ViewController)? {
-    TreeLock.withLock(node) { _column(.secondary) }
+    TreeLock.withLock(node) { held in _column(.secondary) }
   }
 
   /// Whether the layout in effect shows one column. False until the split's
   /// view has been laid out.
   public nonisolated var isCollapsed: Bool {
-    TreeLock.withLock(node) { state._value.isLaidOut && state._value.isCollapsed }
+    TreeLock.withLock(node) { held in state._value.isLaidOut && state._value.isCollapsed }
   }
 
   /// The column shown while collapsed (nil while expanded or not laid out).
   public nonisolated var shownColumn: SplitColumn? {
-    TreeLock.withLock(node) { state._value.isLaidOut && state._value.isCollapsed ? state._value.shownColumn : nil }
+    TreeLock.withLock(node) { held in
+      state._value.isLaidOut && state._value.isCollapsed ? state._value.shownColumn : nil
+    }
   }
 
   /// The delegate, held weakly (see ``SplitViewControllerDelegate``).
   public nonisolated var delegate: (any SplitViewControllerDelegate)? {
-    get { TreeLock.withLock(node) { state._value.delegate } }
-    set { TreeLock.withLock(node) { state._value.delegate = newValue } }
+    get { TreeLock.withLock(node) { held in state._value.delegate } }
+    set { TreeLock.withLock(node) { held in state._value.delegate = newValue } }
   }
 
   // MARK: Requests
@@ -157,7 +161,7 @@ public actor SplitViewController: ViewController {
   public func childForStatusBarHidden() async -> (any ViewController)? { _statusBarChild() }
 
   private nonisolated func _statusBarChild() -> (any ViewController)? {
-    TreeLock.withLock(node) {
+    TreeLock.withLock(node) { held in
       let collapsed = state._value.isLaidOut && state._value.isCollapsed
       return _column(collapsed ? state._value.shownColumn : .secondary)
     }
@@ -207,7 +211,7 @@ public actor SplitViewController: ViewController {
       let shown: SplitColumn
       let delegate: (any SplitViewControllerDelegate)?
     }
-    let reading = TreeLock.withLock(node) { () -> Reading? in
+    let reading = TreeLock.withLock(node) { (held: LinkSection) -> Reading? in
       guard !node._isTornDown, node._view != nil, let primary = _column(.primary), let secondary = _column(.secondary)
       else { return nil }
       let traits = node._hostingWindow()?._traits ?? TraitCollection()
@@ -234,7 +238,7 @@ public actor SplitViewController: ViewController {
     }
 
     var pass = AppearancePass(animated: false)
-    let leaving = TreeLock.withLock(node) { () -> [any ViewController]? in
+    let leaving = TreeLock.withLock(node) { (held: LinkSection) -> [any ViewController]? in
       guard let view = node._view, _column(.primary) === reading.primary, _column(.secondary) === reading.secondary
       else { return nil }
       let onScreen = view._window() != nil
@@ -263,11 +267,13 @@ public actor SplitViewController: ViewController {
     guard let leaving else { return }
     await pass.deliverWill(in: context)
     await pass.deliverIsAppearing(in: context)
-    TreeLock.withLock(node) { for controller in leaving where _isInstalled(controller) { _uninstall(controller) } }
+    TreeLock.withLock(node) { held in
+      for controller in leaving where _isInstalled(controller) { _uninstall(controller) }
+    }
     await pass.deliverDid(in: context)
 
     guard let wasCollapsed = reading.wasCollapsed, wasCollapsed != reading.compact,
-      let delegate = TreeLock.withLock(node, { state._value.delegate })
+      let delegate = TreeLock.withLock(node, { held in state._value.delegate })
     else { return }
     let name = reading.compact ? "splitViewControllerDidCollapse(_:)" : "splitViewControllerDidExpand(_:)"
     await Gateway.call(UserCall(name, of: self), in: context, ifAbandoned: {}) {

@@ -46,17 +46,20 @@ public actor TabBarController: ViewController {
   public nonisolated var viewControllers: [any ViewController] { node.children }
 
   /// The selected child, or nil with no tabs.
-  public nonisolated var selectedViewController: (any ViewController)? { TreeLock.withLock(node) { _selected() } }
+  public nonisolated var selectedViewController: (any ViewController)? {
+    TreeLock.withLock(node) { held in _selected() }
+  }
 
   /// The selected child's index in ``viewControllers``, or nil with no tabs.
   public nonisolated var selectedIndex: Int? {
-    TreeLock.withLock(node) { _selected().flatMap { selected in node._children.firstIndex { $0 === selected } } }
+    TreeLock.withLock(node) { held in _selected().flatMap { selected in node._children.firstIndex { $0 === selected } }
+    }
   }
 
   /// The delegate, held weakly (see ``TabBarControllerDelegate``).
   public nonisolated var delegate: (any TabBarControllerDelegate)? {
-    get { TreeLock.withLock(node) { state._value.delegate } }
-    set { TreeLock.withLock(node) { state._value.delegate = newValue } }
+    get { TreeLock.withLock(node) { held in state._value.delegate } }
+    set { TreeLock.withLock(node) { held in state._value.delegate = newValue } }
   }
 
   // MARK: Requests
@@ -94,7 +97,7 @@ public actor TabBarController: ViewController {
   @discardableResult
   public nonisolated func setSelectedIndex(_ index: Int) async throws -> TransactionHandle<Void> {
     try await Transaction.perform(on: .controller(self)) { context in
-      let candidate = try TreeLock.withLock(self.node) { try self._tab(at: index) }
+      let candidate = try TreeLock.withLock(self.node) { held in try self._tab(at: index) }
       try await self.switchSelection(to: candidate, context: context)
     }
   }
@@ -111,7 +114,7 @@ public actor TabBarController: ViewController {
   @discardableResult
   public nonisolated func select(_ index: Int) async throws -> TransactionHandle<Bool> {
     try await Transaction.perform(on: .controller(self)) { context in
-      let (candidate, delegate) = try TreeLock.withLock(self.node) {
+      let (candidate, delegate) = try TreeLock.withLock(self.node) { held in
         (try self._tab(at: index), self.state._value.delegate)
       }
       if let delegate {
@@ -141,7 +144,7 @@ public actor TabBarController: ViewController {
   /// ``NavigationController/viewDidLoad()``).
   public func viewDidLoad() async {
     await Transaction.enqueue(on: .controller(self)) { context in
-      let selected = TreeLock.withLock(self.node) { self._selected() ?? self.node._children.first }
+      let selected = TreeLock.withLock(self.node) { held in self._selected() ?? self.node._children.first }
       try await self.switchSelection(to: selected, context: context)
     }
   }
@@ -232,7 +235,7 @@ extension TabBarController: FaultIsolating {
   /// Lets a faulted tab go (V2): the tabs close up and, if it was selected,
   /// the tab that takes its place is selected (the next one, else the last).
   nonisolated func isolate(_ child: any ViewController, context: TransactionContext) async throws {
-    let (tabs, selected) = TreeLock.withLock(node) { () -> ([any ViewController], Int) in
+    let (tabs, selected) = TreeLock.withLock(node) { (held: LinkSection) -> ([any ViewController], Int) in
       let tabs = node._children
       let selected = state._value.selected.flatMap { current in tabs.firstIndex { $0 === current } } ?? 0
       return (tabs, selected)
