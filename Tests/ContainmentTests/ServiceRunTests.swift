@@ -165,7 +165,7 @@ struct ServiceRunTests {
       f.log.append("idle")
     }
     await requests.idle()
-    #expect(TreeLock.withLock(r.node) { held in r.node._idleWaiters } == 1)
+    #expect(TreeLock.withLock(r.node) { held in r.node[held].idleWaiters } == 1)
     // R's tree joins the other one's lock while its waiter waits.
     try await host.addSubview(await r.view)
     #expect(r.node.linkDomain == host.linkDomain)
@@ -173,7 +173,7 @@ struct ServiceRunTests {
     _ = try await adding
     try await idle.value
     #expect(f.log.take() == ["R.viewDidLoad", "C.willMove(R)", "idle"])
-    #expect(TreeLock.withLock(r.node) { held in r.node._idleWaiters } == 0)
+    #expect(TreeLock.withLock(r.node) { held in r.node[held].idleWaiters } == 0)
     #expect(r.checkInvariants().isEmpty)
   }
 

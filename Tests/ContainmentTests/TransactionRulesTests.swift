@@ -273,7 +273,7 @@ struct TransactionRulesTests {
     let offScreen = Task(executorPreference: requests) { try await window.setRootViewController(nil) }
     await requests.idle()
     #expect(
-      TreeLock.withLock(window) { held in window.hierarchy._state.pending + p.node.hierarchy._state.waiters.count } == 1
+      TreeLock.withLock(window) { held in window.hierarchy[held].pending + p.node.hierarchy[held].waiters.count } == 1
     )
     #expect(f.log.all == ["B.viewDidLoad", "A.viewWillDisappear"])
     gate.open()
@@ -324,10 +324,10 @@ struct TransactionRulesTests {
     let requests = IdleExecutor()
     let offScreen = Task(executorPreference: requests) { try await window.setRootViewController(nil) }
     await requests.idle()
-    #expect(TreeLock.withLock(window) { held in window.hierarchy._state.pending } == 1)
+    #expect(TreeLock.withLock(window) { held in window.hierarchy[held].pending } == 1)
     offScreen.cancel()
     await #expect(throws: CancellationError.self) { try await offScreen.value }
-    #expect(TreeLock.withLock(window) { held in window.hierarchy._state.pending } == 0)
+    #expect(TreeLock.withLock(window) { held in window.hierarchy[held].pending } == 0)
     gate.open()
     #expect(try await transition == .completed)
     #expect(
@@ -361,12 +361,12 @@ struct TransactionRulesTests {
     let requests = IdleExecutor()
     let offScreen = Task(executorPreference: requests) { try await window.setRootViewController(nil) }
     await requests.idle()
-    #expect(TreeLock.withLock(window) { held in window.hierarchy._state.pending } == 1)
+    #expect(TreeLock.withLock(window) { held in window.hierarchy[held].pending } == 1)
     // ... and a request in Y's (sibling) subtree waits behind the pending window request.
     let behind = Task(executorPreference: requests) { try await y.addChild(c) }
     await requests.idle()
     // The window's own request waits on the window's slot; Y's waits there behind it.
-    #expect(TreeLock.withLock(window) { held in window.hierarchy._state.waiters.count } == 2)
+    #expect(TreeLock.withLock(window) { held in window.hierarchy[held].waiters.count } == 2)
     offScreen.cancel()
     await #expect(throws: CancellationError.self) { try await offScreen.value }
     // The request behind it runs now, while X's transition is still suspended.

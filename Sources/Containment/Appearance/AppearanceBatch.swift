@@ -76,24 +76,24 @@ extension ViewController {
       var pass = AppearancePass(animated: animated || duration > .zero)
       let (environment, disappearing, appearing) = try TreeLock.withLock([node] + batch.intents.map(\.child.node)) {
         (held: LinkSection) -> (ContainmentEnvironment, [ControllerID], [ControllerID]) in
-        if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+        if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
         if !batch.intents.isEmpty, self.shouldAutomaticallyForwardAppearanceMethods {
           throw ContainmentError.batchNeedsManualForwarding(node.id)
         }
-        for intent in batch.intents where !intent.child.node._hasParent(self) {
+        for intent in batch.intents where !intent.child.node.hasParent(held, self) {
           throw ContainmentError.notAChild(child: intent.child.node.id, parent: node.id)
         }
         var disappearing: [ControllerID] = []
         var appearing: [ControllerID] = []
         for isAppearing in [false, true] {
-          for child in node._children where net[ObjectIdentifier(child)] == isAppearing {
+          for child in node[held].children where net[ObjectIdentifier(child)] == isAppearing {
             let before = pass.beganCount
-            pass._beginForwarding(from: child, isAppearing: isAppearing)
+            pass.beginForwarding(held, from: child, isAppearing: isAppearing)
             guard pass.beganCount > before else { continue }
             if isAppearing { appearing.append(child.node.id) } else { disappearing.append(child.node.id) }
           }
         }
-        return (node._resolvedEnvironment(), disappearing, appearing)
+        return (node.resolvedEnvironment(held), disappearing, appearing)
       }
       await pass.deliverWill(in: context)
       await pass.deliverIsAppearing(in: context)

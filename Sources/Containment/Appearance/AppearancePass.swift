@@ -39,45 +39,48 @@ struct AppearancePass: Sendable {
   /// in O(1) if nothing left their domain since they were begun (the common
   /// case: a pass's controllers are one subtree, and its transaction excludes
   /// every other change to it), else by reading each entry's domain.
-  private mutating func updateSteps(_ update: (inout Entry) -> Void) {
+  private mutating func updateSteps(_ update: (inout Entry, LinkSection) -> Void) {
     if let domain,
       TreeLock.withLock(
         domain: domain.index, ifGeneration: domain.generation,
         { (held: LinkSection) -> Void in
-          for index in steps.indices { update(&steps[index]) }
+          for index in steps.indices { update(&steps[index], held) }
         }) != nil
     {
       return
     }
     let nodes = steps.filter(\.began).map(\.node)
     TreeLock.withLock(each: nodes, \.linkDomain) { held in
-      for index in steps.indices { update(&steps[index]) }
+      for index in steps.indices { update(&steps[index], held) }
     }
   }
 
   /// Under the link lock: begins the transition of each controller, keeping
   /// those whose state changes. `automatic` passes skip controllers already
   /// in (or heading to) the target state, silently.
-  mutating func _begin(_ controllers: [any ViewController], isAppearing: Bool, automatic: Bool = true) {
-    for controller in controllers { _begin(controller, isAppearing: isAppearing, automatic: automatic) }
+  mutating func begin(
+    _ held: LinkSection, _ controllers: [any ViewController], isAppearing: Bool, automatic: Bool = true
+  ) {
+    for controller in controllers { begin(held, controller, isAppearing: isAppearing, automatic: automatic) }
   }
 
-  /// Under the link lock: ``_begin(_:isAppearing:automatic:)`` for
-  /// `_forwardingTargets(from: controller)`, without building that list.
-  mutating func _beginForwarding(from controller: any ViewController, isAppearing: Bool) {
-    _begin(controller, isAppearing: isAppearing, automatic: true)
+  /// Under the link lock: ``begin(_:_:isAppearing:automatic:)`` for
+  /// `forwardingTargets(held, from: controller)`, without building that list.
+  mutating func beginForwarding(_ held: LinkSection, from controller: any ViewController, isAppearing: Bool) {
+    begin(held, controller, isAppearing: isAppearing, automatic: true)
     var stack: [any ViewController] = []
-    AppearancePass._pushForwardedChildren(of: controller, onto: &stack)
+    AppearancePass.pushForwardedChildren(held, of: controller, onto: &stack)
     while let next = stack.popLast() {
-      _begin(next, isAppearing: isAppearing, automatic: true)
-      AppearancePass._pushForwardedChildren(of: next, onto: &stack)
+      begin(held, next, isAppearing: isAppearing, automatic: true)
+      AppearancePass.pushForwardedChildren(held, of: next, onto: &stack)
     }
   }
 
-  /// Under the link lock: ``_begin(_:isAppearing:automatic:)`` for one controller.
-  mutating func _begin(_ controller: any ViewController, isAppearing: Bool, automatic: Bool = true) {
+  /// Under the link lock: ``begin(_:_:isAppearing:automatic:)`` for one controller.
+  mutating func begin(_ held: LinkSection, _ controller: any ViewController, isAppearing: Bool, automatic: Bool = true)
+  {
     let node = controller.node
-    let effects = node._appearance.begin(isAppearing: isAppearing, animated: animated, automatic: automatic)
+    let effects = node[held].appearance.begin(isAppearing: isAppearing, animated: animated, automatic: automatic)
     guard !effects.isEmpty else { return }
     let began = effects.contains { $0 == .willAppear || $0 == .willDisappear }
     // Most passes have two steps (one view leaves, one arrives): one allocation.
@@ -109,8 +112,8 @@ struct AppearancePass: Sendable {
   /// controller that has not had it in this appearance (A2).
   nonisolated(nonsending) mutating func deliverIsAppearing(in context: TransactionContext?) async {
     guard steps.contains(where: { $0.began && $0.isAppearing }) else { return }
-    updateSteps { step in
-      step.decided = step.began && step.isAppearing ? step.node._appearance.viewInstalled() : .none
+    updateSteps { step, held in
+      step.decided = step.began && step.isAppearing ? step.node[held].appearance.viewInstalled() : .none
     }
     await AppearancePass.asHooks(of: context) {
       for step in steps where !step.decided.isEmpty {
@@ -125,20 +128,20 @@ struct AppearancePass: Sendable {
   /// flags that this appearance was carrying.
   nonisolated(nonsending) mutating func deliverDid(in context: TransactionContext?) async {
     guard !isEmpty else { return }
-    updateSteps { step in
-      if step.began { step.decided = step.node._appearance.end() }
+    updateSteps { step, held in
+      if step.began { step.decided = step.node[held].appearance.end() }
     }
     await AppearancePass.asHooks(of: context) {
       for step in steps where step.began {
         await step.controller.perform(step.decided, animated: animated, in: context)
       }
     }
-    updateSteps { step in
+    updateSteps { step, held in
       guard step.began else { return }
       if step.isAppearing {
-        step.node._isMovingToParent = false
+        step.node[held].isMovingToParent = false
       } else {
-        step.node._isMovingFromParent = false
+        step.node[held].isMovingFromParent = false
       }
     }
   }
@@ -162,54 +165,57 @@ struct AppearancePass: Sendable {
   /// membership change of the subtree rooted at `view`, in forwarding order:
   /// each controller before its children, children in `children` order,
   /// following only automatic forwarding (A1, A6).
-  static func _forwardingTargets(in view: View) -> [any ViewController] {
+  static func forwardingTargets(_ held: LinkSection, in view: View) -> [any ViewController] {
     var result: [any ViewController] = []
-    for (_, controller) in view._topOwnedViews() {
-      if let parent = controller.node._parent, !parent.shouldAutomaticallyForwardAppearanceMethods { continue }
-      _appendForwarding(from: controller, into: &result)
+    for (_, controller) in view.topOwnedViews(held) {
+      if let parent = controller.node[held].parent, !parent.shouldAutomaticallyForwardAppearanceMethods { continue }
+      appendForwarding(held, from: controller, into: &result)
     }
     return result
   }
 
   /// Under the link lock: `controller` and, if it forwards automatically, its
   /// children whose root views are installed in its hierarchy, recursively.
-  static func _forwardingTargets(from controller: any ViewController) -> [any ViewController] {
+  static func forwardingTargets(_ held: LinkSection, from controller: any ViewController) -> [any ViewController] {
     var result: [any ViewController] = []
-    _appendForwarding(from: controller, into: &result)
+    appendForwarding(held, from: controller, into: &result)
     return result
   }
 
-  /// Under the link lock: what `_forwardingTargets(from:)` returns after
+  /// Under the link lock: what `forwardingTargets(held, from:)` returns after
   /// `controller` itself (nothing, and no allocation, for a leaf).
-  static func _forwardingDescendants(of controller: any ViewController) -> [any ViewController] {
+  static func forwardingDescendants(_ held: LinkSection, of controller: any ViewController) -> [any ViewController] {
     var result: [any ViewController] = []
-    _appendForwarding(from: controller, into: &result, includingRoot: false)
+    appendForwarding(held, from: controller, into: &result, includingRoot: false)
     return result
   }
 
   /// Iterative (each controller before its children, children in order), so
   /// a tree of any depth is walked without growing the stack.
-  private static func _appendForwarding(
+  private static func appendForwarding(
+    _ held: LinkSection,
     from controller: any ViewController, into result: inout [any ViewController], includingRoot: Bool = true
   ) {
     if includingRoot { result.append(controller) }
     var stack: [any ViewController] = []
-    _pushForwardedChildren(of: controller, onto: &stack)
+    pushForwardedChildren(held, of: controller, onto: &stack)
     while let next = stack.popLast() {
       result.append(next)
-      _pushForwardedChildren(of: next, onto: &stack)
+      pushForwardedChildren(held, of: next, onto: &stack)
     }
   }
 
   /// The children of `controller` that its appearance forwards to, pushed in
   /// reverse order (popped in `children` order).
-  private static func _pushForwardedChildren(of controller: any ViewController, onto stack: inout [any ViewController])
-  {
-    guard !controller.node._children.isEmpty, controller.shouldAutomaticallyForwardAppearanceMethods,
-      let view = controller.node._view
+  private static func pushForwardedChildren(
+    _ held: LinkSection, of controller: any ViewController, onto stack: inout [any ViewController]
+  ) {
+    guard !controller.node[held].children.isEmpty, controller.shouldAutomaticallyForwardAppearanceMethods,
+      let view = controller.node[held].view
     else { return }
-    for child in controller.node._children.reversed() {
-      guard let childView = child.node._view, childView._superview != nil, view._isAncestorOrSelf(of: childView)
+    for child in controller.node[held].children.reversed() {
+      guard let childView = child.node[held].view, childView[held].superview != nil,
+        view.isAncestorOrSelf(held, of: childView)
       else { continue }
       stack.append(child)
     }

@@ -28,11 +28,11 @@ extension ViewController {
     let context = TransactionContext.current?.innermostRunning
     var pass = AppearancePass(animated: animated)
     let refusal = TreeLock.withLock(node) { (held: LinkSection) -> IgnoredCall? in
-      if node._isTornDown, context?.isBody != true { return .tornDown }
-      if isAppearing, node._parent == nil, node._window == nil { return .appearingWithoutWindow }
-      pass._begin(self, isAppearing: isAppearing, automatic: false)
+      if node[held].isTornDown, context?.isBody != true { return .tornDown }
+      if isAppearing, node[held].parent == nil, node[held].window == nil { return .appearingWithoutWindow }
+      pass.begin(held, self, isAppearing: isAppearing, automatic: false)
       if !pass.isEmpty {
-        pass._begin(AppearancePass._forwardingDescendants(of: self), isAppearing: isAppearing)
+        pass.begin(held, AppearancePass.forwardingDescendants(held, of: self), isAppearing: isAppearing)
       }
       return nil
     }
@@ -55,15 +55,15 @@ extension ViewController {
     let context = TransactionContext.current?.innermostRunning
     typealias Step = (controller: any ViewController, effects: AppearanceMachine.Effects, animated: Bool)
     let plan = TreeLock.withLock(node) { (held: LinkSection) -> [Step]? in
-      if node._isTornDown, context?.isBody != true { return nil }
-      let animated = node._appearance.animated
-      let own = node._appearance.end()
+      if node[held].isTornDown, context?.isBody != true { return nil }
+      let animated = node[held].appearance.animated
+      let own = node[held].appearance.end()
       guard own.contains(where: { $0 == .didAppear || $0 == .didDisappear }) else { return [(self, own, animated)] }
       var plan: [Step] = [(self, own, animated)]
-      for descendant in AppearancePass._forwardingDescendants(of: self) {
-        let state = descendant.node._appearance.state
+      for descendant in AppearancePass.forwardingDescendants(held, of: self) {
+        let state = descendant.node[held].appearance.state
         guard state == .appearing || state == .disappearing else { continue }
-        plan.append((descendant, descendant.node._appearance.end(), animated))
+        plan.append((descendant, descendant.node[held].appearance.end(), animated))
       }
       return plan
     }

@@ -19,14 +19,14 @@ struct ChildrenDecision {
 
   /// Under the link lock, before the change is linked: `old` is `container`'s
   /// current children.
-  init(container: any ViewController, old: [any ViewController], new: [any ViewController]) {
+  init(_ held: LinkSection, container: any ViewController, old: [any ViewController], new: [any ViewController]) {
     let shared = min(old.count, new.count)
     var prefix = 0
     while prefix < shared, old[prefix] === new[prefix] { prefix += 1 }
     let newTail = new[prefix...]
     let newTailIdentities = Set(newTail.lazy.map { ObjectIdentifier($0) })
     let removed = old[prefix...].filter { !newTailIdentities.contains(ObjectIdentifier($0)) }
-    let added = newTail.filter { !$0.node._hasParent(container) }
+    let added = newTail.filter { !$0.node.hasParent(held, container) }
     self.removed = removed
     self.added = added
     self.removedIdentities = Self.identities(removed)
@@ -37,12 +37,12 @@ struct ChildrenDecision {
 
   /// Under the link lock: the decision for `edit` of `old`, `container`'s
   /// current children. O(1) to append, O(k) to remove the last k.
-  init(container: any ViewController, old: [any ViewController], edit: ChildrenChange.Edit) {
+  init(_ held: LinkSection, container: any ViewController, old: [any ViewController], edit: ChildrenChange.Edit) {
     switch edit {
     case .append(let controller):
       removed = []
-      added = controller.node._hasParent(container) ? [] : [controller]
-      newIsDistinct = !controller.node._hasParent(container)
+      added = controller.node.hasParent(held, container) ? [] : [controller]
+      newIsDistinct = !controller.node.hasParent(held, container)
     case .removeLast(let count):
       removed = Array(old.suffix(count))
       added = []
@@ -63,9 +63,9 @@ struct ChildrenDecision {
   }
 
   /// Whether `controller` is a child after the change.
-  func isChildAfter(_ controller: any ViewController, of container: any ViewController) -> Bool {
+  func isChildAfter(_ held: LinkSection, _ controller: any ViewController, of container: any ViewController) -> Bool {
     if Self.contains(controller, in: added, addedIdentities) { return true }
-    return controller.node._hasParent(container) && !Self.contains(controller, in: removed, removedIdentities)
+    return controller.node.hasParent(held, container) && !Self.contains(controller, in: removed, removedIdentities)
   }
 
   /// Whether `controller` was a child before the change (it is not joining).

@@ -22,7 +22,7 @@ extension ViewController {
       try await self.runChildrenChange(
         reason: .replaced, context: context, involving: change.children + change.shown.map(\.controller)
       ) {
-        _ in change
+        _, _ in change
       }
     }
   }
@@ -48,30 +48,31 @@ extension ViewController {
     },
     willShow: (nonisolated(nonsending) @Sendable (any ViewController, Bool) async -> Void)? = nil,
     didShow: (nonisolated(nonsending) @Sendable (any ViewController, Bool) async -> Void)? = nil,
-    commit: (ChildrenChange) -> Void = { _ in },
-    plan: ([any ViewController]) throws -> ChildrenChange
+    commit: (ChildrenChange, LinkSection) -> Void = { _, _ in },
+    plan: ([any ViewController], LinkSection) throws -> ChildrenChange
   ) async throws -> ChildrenChangeResult {
     // The change's parts are taken out once: the struct is copied nowhere
     // after this section (each copy retains all it refers to).
-    let (decided, decision, oldChildren, presenters) = try _withLinks(involving: involving) {
+    let (decided, decision, oldChildren, presenters) = try withLinks(involving: involving) {
       (held: LinkSection) -> (DecidedChange, ChildrenDecision, [any ViewController], [any ViewController]) in
-      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
-      let change = try plan(node._children)
+      if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+      let change = try plan(node[held].children, held)
       // Kept only for a general change (an edit at the end never hides more
       // than one view): it orders the views that leave when several do.
-      let oldChildren = change.edit == nil ? node._children : []
+      let oldChildren = change.edit == nil ? node[held].children : []
       let decision =
-        change.edit.map { ChildrenDecision(container: self, old: node._children, edit: $0) }
-        ?? ChildrenDecision(container: self, old: node._children, new: change.children)
-      try _validateChildren(change, decision, joinerWithParent: joinerWithParent)
+        change.edit.map { ChildrenDecision(held, container: self, old: node[held].children, edit: $0) }
+        ?? ChildrenDecision(held, container: self, old: node[held].children, new: change.children)
+      try validateChildren(held, change, decision, joinerWithParent: joinerWithParent)
       switch change.edit {
-      case .append(let controller): node._children.append(controller)
-      case .removeLast(let count): node._children.removeLast(count)
-      case nil: node._children = change.children
+      case .append(let controller): node[held].children.append(controller)
+      case .removeLast(let count): node[held].children.removeLast(count)
+      case nil: node[held].children = change.children
       }
-      _link(decision)
-      commit(change)
-      let presenters = decision.removed.isEmpty ? [] : decision.removed.flatMap { $0._presenters(includingSelf: true) }
+      link(held, decision)
+      commit(change, held)
+      let presenters =
+        decision.removed.isEmpty ? [] : decision.removed.flatMap { $0.presenters(held, includingSelf: true) }
       return (DecidedChange(change), decision, oldChildren, presenters)
     }
     let shownChildren = decided.shown
@@ -87,9 +88,9 @@ extension ViewController {
     var pass = AppearancePass(animated: animated)
     let (hidden, onScreen, viewsChange, environment) = TreeLock.withLock(node) {
       (held: LinkSection) -> ([any ViewController], Bool, Bool, ContainmentEnvironment?) in
-      let environment = animated ? node._resolvedEnvironment() : nil
-      guard let view = node._view else { return ([], false, false, environment) }
-      let onScreen = view._window() != nil
+      let environment = animated ? node.resolvedEnvironment(held) : nil
+      guard let view = node[held].view else { return ([], false, false, environment) }
+      let onScreen = view.window(held) != nil
       // Installed children are the owners of this view's subviews: a stack
       // of any depth installs one of them, so this does not grow with it.
       // A change usually shows one or two controllers: a search beats a set.
@@ -98,8 +99,8 @@ extension ViewController {
       func isShown(_ owner: any ViewController) -> Bool {
         shownIdentities?.contains(ObjectIdentifier(owner)) ?? shownChildren.contains { $0.controller === owner }
       }
-      var hidden = view._subviews.compactMap { subview -> (any ViewController)? in
-        guard let owner = subview._owner, owner.node._hasParent(self), !isShown(owner) else { return nil }
+      var hidden = view[held].subviews.compactMap { subview -> (any ViewController)? in
+        guard let owner = subview[held].owner, owner.node.hasParent(held, self), !isShown(owner) else { return nil }
         return owner
       }
       if hidden.count > 1 {
@@ -111,19 +112,19 @@ extension ViewController {
       }
       if onScreen {
         for controller in hidden {
-          pass._beginForwarding(from: controller, isAppearing: false)
+          pass.beginForwarding(held, from: controller, isAppearing: false)
         }
       }
       var viewsChange = !hidden.isEmpty
       for shown in shownChildren {
         let controller = shown.controller
-        if _isInstalled(controller) {
-          _pin(controller, shown.placement)
-        } else if controller.node._view != nil {
+        if isInstalled(held, controller) {
+          pin(held, controller, shown.placement)
+        } else if controller.node[held].view != nil {
           // A child that was already there is revealed below the views that leave.
           let revealed = decision.wasChildBefore(controller)
-          _install(controller, shown.placement, below: revealed ? hidden.first : nil)
-          if onScreen { pass._beginForwarding(from: controller, isAppearing: true) }
+          install(held, controller, shown.placement, below: revealed ? hidden.first : nil)
+          if onScreen { pass.beginForwarding(held, from: controller, isAppearing: true) }
           viewsChange = true
         }
       }
@@ -150,15 +151,15 @@ extension ViewController {
       interrupted = await Self.animate(for: decided.duration, on: environment, animations: nil)
     }
     TreeLock.withLock(node) { held in
-      for controller in hidden where _isInstalled(controller) { _uninstall(controller) }
-      for controller in decision.removed { controller.node._detachFromParent() }
+      for controller in hidden where isInstalled(held, controller) { uninstall(held, controller) }
+      for controller in decision.removed { controller.node.detachFromParent(held) }
     }
     for controller in decision.removed {
       node.emit(.childRemoved(controller.node.id, reason: reason), transaction: context.id)
     }
     await pass.deliverDid(in: context)
-    for controller in decision.removed { await controller._didMove(toParent: nil, in: context) }
-    for controller in decision.added { await controller._didMove(toParent: self, in: context) }
+    for controller in decision.removed { await controller.performDidMove(toParent: nil, in: context) }
+    for controller in decision.added { await controller.performDidMove(toParent: self, in: context) }
 
     let outcome: TransitionOutcome = interrupted || Task.isCancelled ? .interrupted : .completed
     if let announcement {
@@ -177,7 +178,8 @@ extension ViewController {
   /// Under the link lock: §8 for a change of children. Controllers already
   /// children may stay; every other one must be free to join; shown ones
   /// must be children afterwards.
-  nonisolated func _validateChildren(
+  nonisolated func validateChildren(
+    _ held: LinkSection,
     _ change: ChildrenChange,
     _ decision: ChildrenDecision,
     joinerWithParent: (any ViewController, any ViewController) -> ContainmentError
@@ -190,24 +192,24 @@ extension ViewController {
       }
     }
     for controller in decision.added {
-      try _validateAttach(controller, reservation: nil, ignoringParent: true)
-      if let parent = controller.node._parent { throw joinerWithParent(controller, parent) }
+      try validateAttach(held, controller, reservation: nil, ignoringParent: true)
+      if let parent = controller.node[held].parent { throw joinerWithParent(controller, parent) }
     }
-    for shown in change.shown where !decision.isChildAfter(shown.controller, of: self) {
+    for shown in change.shown where !decision.isChildAfter(held, shown.controller, of: self) {
       throw ContainmentError.notAChild(child: shown.controller.node.id, parent: node.id)
     }
   }
 
   /// Under the link lock: links the controllers `decision` adds (marking them
   /// as moving to this parent) and marks those it removes as moving from it.
-  /// The caller sets `_children` to the new list; the removed ones are
-  /// unlinked later with `_detachFromParent()`, after their hooks.
-  nonisolated func _link(_ decision: ChildrenDecision) {
+  /// The caller sets `self[held].children` to the new list; the removed ones are
+  /// unlinked later with `detachFromParent(held)`, after their hooks.
+  nonisolated func link(_ held: LinkSection, _ decision: ChildrenDecision) {
     for controller in decision.added {
-      controller.node._attach(to: self)
-      controller.node._isMovingToParent = true
+      controller.node.attach(held, to: self)
+      controller.node[held].isMovingToParent = true
     }
-    for controller in decision.removed { controller.node._isMovingFromParent = true }
+    for controller in decision.removed { controller.node[held].isMovingFromParent = true }
   }
 
   /// Announces a decided change of children, in order: `childAdded` events,
@@ -223,7 +225,7 @@ extension ViewController {
 extension ViewController {
   /// Runs `body` with the link domains of this controller and of `involving` held.
   @inline(__always)
-  nonisolated func _withLinks<Result>(involving: [any ViewController], _ body: (LinkSection) throws -> Result) rethrows
+  nonisolated func withLinks<Result>(involving: [any ViewController], _ body: (LinkSection) throws -> Result) rethrows
     -> Result
   {
     switch involving.count {

@@ -27,7 +27,7 @@ extension ViewController {
   public nonisolated func checkInvariants(quiescent: Bool = true) -> [InvariantViolation] {
     TreeLock.withLock(node) { held in
       var checker = InvariantChecker(quiescent: quiescent)
-      return checker.check(root: self)
+      return checker.check(held, root: self)
     }
   }
 }
@@ -44,22 +44,22 @@ struct InvariantChecker {
 
   /// Iterative (each controller before its children, children in order), so
   /// a tree of any depth is checked without growing the stack.
-  mutating func check(root: any ViewController) -> [InvariantViolation] {
+  mutating func check(_ held: LinkSection, root: any ViewController) -> [InvariantViolation] {
     domain = root.node.linkDomain
-    let automatic = root.node._parent.map { $0.shouldAutomaticallyForwardAppearanceMethods } ?? true
+    let automatic = root.node[held].parent.map { $0.shouldAutomaticallyForwardAppearanceMethods } ?? true
     var stack: [(any ViewController, Bool)] = [(root, automatic)]
     while let (controller, automaticallyForwarded) = stack.popLast() {
-      guard visit(controller, automaticallyForwarded: automaticallyForwarded) else { continue }
+      guard visit(held, controller, automaticallyForwarded: automaticallyForwarded) else { continue }
       let forwards = automaticallyForwarded && controller.shouldAutomaticallyForwardAppearanceMethods
       // A presented controller (§10) is checked after the children, as a tree
       // of its own that forwards automatically.
-      if let presented = controller.node._presented {
-        if presented.node._presenting !== controller {
+      if let presented = controller.node[held].presented {
+        if presented.node[held].presenting !== controller {
           fail(presented.node, "is presented by \(controller.node.name) but names another presenter")
         }
         stack.append((presented, true))
       }
-      stack.append(contentsOf: controller.node._children.reversed().map { ($0, forwards) })
+      stack.append(contentsOf: controller.node[held].children.reversed().map { ($0, forwards) })
     }
     return violations
   }
@@ -70,7 +70,9 @@ struct InvariantChecker {
 
   /// Checks one controller and its links to its children; false if it was
   /// reached before (its children are then not visited again).
-  private mutating func visit(_ controller: any ViewController, automaticallyForwarded: Bool) -> Bool {
+  private mutating func visit(_ held: LinkSection, _ controller: any ViewController, automaticallyForwarded: Bool)
+    -> Bool
+  {
     let node = controller.node
     guard visited.insert(ObjectIdentifier(node)).inserted else {
       fail(node, "reached twice: the tree has a cycle or a shared child")
@@ -84,18 +86,18 @@ struct InvariantChecker {
     if node.hierarchy.linkDomain != domain {
       fail(node, "has an exclusion slot whose state another lock guards than its links")
     }
-    if let view = node._view, view.linkDomain != domain {
+    if let view = node[held].view, view.linkDomain != domain {
       fail(node, "has a view whose links another lock guards than its own")
       return true
     }
-    let state = node._appearance.state
+    let state = node[held].appearance.state
     if quiescent, state == .appearing || state == .disappearing, automaticallyForwarded {
       fail(node, "still \(state) at a quiescent point")
     }
     if quiescent, automaticallyForwarded {
-      let onScreen = node._view?._window() != nil
-      let parentAppeared = node._parent.map { $0.node._appearance.state == .appeared } ?? true
-      if onScreen && parentAppeared && state != .appeared && node._parent != nil {
+      let onScreen = node[held].view?.window(held) != nil
+      let parentAppeared = node[held].parent.map { $0.node[held].appearance.state == .appeared } ?? true
+      if onScreen && parentAppeared && state != .appeared && node[held].parent != nil {
         fail(node, "view is in a window but state is \(state)")
       }
       if !onScreen && state == .appeared {
@@ -103,20 +105,22 @@ struct InvariantChecker {
       }
     }
     var seen: Set<ObjectIdentifier> = []
-    for child in node._children {
-      if !child.node._hasParent(controller) { fail(child.node, "is a child of \(node.name) but names another parent") }
+    for child in node[held].children {
+      if !child.node.hasParent(held, controller) {
+        fail(child.node, "is a child of \(node.name) but names another parent")
+      }
       if !seen.insert(ObjectIdentifier(child.node)).inserted {
         fail(child.node, "appears twice in \(node.name).children")
       }
-      if let childView = child.node._view, childView._superview != nil {
-        if let view = node._view, !view._isAncestorOrSelf(of: childView), childView._window() != nil {
+      if let childView = child.node[held].view, childView[held].superview != nil {
+        if let view = node[held].view, !view.isAncestorOrSelf(held, of: childView), childView.window(held) != nil {
           fail(child.node, "view is installed outside its parent's hierarchy")
         }
       }
     }
-    if let view = node._view {
-      for subview in view._subviews {
-        for (_, owner) in subview._topOwnedViews() where !owner.node._hasParent(controller) {
+    if let view = node[held].view {
+      for subview in view[held].subviews {
+        for (_, owner) in subview.topOwnedViews(held) where !owner.node.hasParent(held, controller) {
           fail(owner.node, "view is in \(node.name)'s hierarchy but it is not \(node.name)'s child")
         }
       }

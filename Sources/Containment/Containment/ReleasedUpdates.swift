@@ -8,7 +8,7 @@ import Synchronization
 /// updates lets a section find them without looking at every list, and a
 /// total lets every section skip all of this with one atomic load.
 final class ReleasedUpdates: Sendable {
-  typealias Update = @Sendable () -> Void
+  typealias Update = @Sendable (LinkSection) -> Void
 
   private final class Word: Sendable {
     let bits = Atomic<UInt64>(0)

@@ -6,7 +6,7 @@ import Synchronization
 /// round robin from the table). Linked objects always share a domain: every
 /// link is made by a section that holds both sides' domains, and it first
 /// moves the joining side's whole component (everything linked to it,
-/// transitively) into the other side's domain (``TreeLock/_join(_:into:)``).
+/// transitively) into the other side's domain (``TreeLock/join(_:_:into:)``).
 /// Unlinking moves nothing: both sides stay in the domain they shared, which
 /// is only coarser than needed, never wrong.
 extension TreeLock {
@@ -20,7 +20,7 @@ extension TreeLock {
   /// With the locks of `member`'s domain and of `domain` held: moves
   /// `member` and every object linked to it into `domain`. O(size of the
   /// component); nothing when `member` is in `domain` already.
-  static func _join(_ member: some LinkGuarded, into domain: Int) {
+  static func join(_ held: LinkSection, _ member: some LinkGuarded, into domain: Int) {
     let old = member.linkDomain
     guard old != domain else { return }
     domains.objectsLeft(old)
@@ -31,7 +31,7 @@ extension TreeLock {
       guard next.linkDomain == old else { continue }
       switch next {
       case let node as ControllerNode:
-        let links = node._links
+        let links = node[held]
         if let parent = links.parent { pending.append(parent.node) }
         for child in links.children { pending.append(child.node) }
         if let view = links.view { pending.append(view) }
@@ -40,11 +40,11 @@ extension TreeLock {
         if let presented = presentation.presented { pending.append(presented.node) }
         if let presenting = presentation.presenting { pending.append(presenting.node) }
         if let covered = presentation.coveredLayer { pending.append(covered.view) }
-        if links.idleWaiters > 0 { IdleWaiters._moved(links.idleWaiters, from: old, into: domain) }
+        if links.idleWaiters > 0 { IdleWaiters.moved(held, links.idleWaiters, from: old, into: domain) }
         node.links.domain.store(domain, ordering: .relaxed)
         node.hierarchy.domain.store(domain, ordering: .relaxed)
       case let view as View:
-        let links = view._links
+        let links = view[held]
         if let superview = links.superview { pending.append(superview) }
         pending.append(contentsOf: links.subviews as [any LinkGuarded])
         if let window = links.hostWindow { pending.append(window) }
@@ -52,7 +52,7 @@ extension TreeLock {
         view.domain.store(domain, ordering: .relaxed)
       case let window as Window:
         pending.append(window.rootView)
-        if let root = window._rootViewController { pending.append(root.node) }
+        if let root = window[held].rootViewController { pending.append(root.node) }
         window.domain.store(domain, ordering: .relaxed)
         window.hierarchy.domain.store(domain, ordering: .relaxed)
       default:

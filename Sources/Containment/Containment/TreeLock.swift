@@ -217,7 +217,7 @@ enum TreeLock {
   /// object to another domain takes its domain's lock first), or at the end
   /// of any section if that domain is free then. It must not keep the
   /// objects it updates alive.
-  static func afterRelease(in domain: Int, _ update: @escaping @Sendable () -> Void) {
+  static func afterRelease(in domain: Int, _ update: @escaping @Sendable (LinkSection) -> Void) {
     released.append(update, in: domain)
   }
 
@@ -257,7 +257,7 @@ enum TreeLock {
 
   private static func runReleased(in held: [Int]) {
     for domain in held {
-      for update in released.take(domain) { update() }
+      for update in released.take(domain) { update(LinkSection()) }
     }
   }
 }

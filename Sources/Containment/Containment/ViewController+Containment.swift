@@ -36,7 +36,7 @@ extension ViewController {
   /// or ``ContainmentError/tornDown(_:)``; then nothing changed.
   @discardableResult
   public nonisolated func addChild(_ child: any ViewController) async throws -> TransactionHandle<Void> {
-    let oldParent = TreeLock.withLock(child.node) { held in child.node._parent }
+    let oldParent = TreeLock.withLock(child.node) { held in child.node[held].parent }
     guard let oldParent, oldParent !== self else {
       return try await Transaction.perform(on: .controller(self), adopting: [child]) { context in
         try await self.attachChild(child, reservation: nil, context: context)
@@ -50,11 +50,13 @@ extension ViewController {
   {
     let token = reservations.wrappingAdd(1, ordering: .relaxed).newValue
     try TreeLock.withLock(node, child.node) { held in
-      try self._validateAttach(child, reservation: nil, ignoringParent: true)
-      child.node._reservation = token
+      try self.validateAttach(held, child, reservation: nil, ignoringParent: true)
+      child.node[held].reservation = token
     }
     let release: @Sendable () -> Void = {
-      TreeLock.withLock(child.node) { held in if child.node._reservation == token { child.node._reservation = nil } }
+      TreeLock.withLock(child.node) { held in
+        if child.node[held].reservation == token { child.node[held].reservation = nil }
+      }
     }
     let chain = TransactionContext.current?.runningChain() ?? []
     let attach: Transaction.Body<Void> = { context in
@@ -97,21 +99,25 @@ extension ViewController {
   }
 
   /// Under the link lock: the checks of `addChild`, in §8 order.
-  nonisolated func _validateAttach(_ child: any ViewController, reservation: UInt64?, ignoringParent: Bool) throws {
-    if node._isTornDown { throw ContainmentError.tornDown(node.id) }
-    if child.node._isTornDown { throw ContainmentError.tornDown(child.node.id) }
+  nonisolated func validateAttach(
+    _ held: LinkSection, _ child: any ViewController, reservation: UInt64?, ignoringParent: Bool
+  ) throws {
+    if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+    if child.node[held].isTornDown { throw ContainmentError.tornDown(child.node.id) }
     if child === self { throw ContainmentError.cannotAddSelfAsChild(node.id) }
     // A controller without children is nobody's ancestor: no walk (adding a
     // leaf, the common case, stays O(1) at any depth).
-    if !child.node._children.isEmpty, child.node._isAncestorOrSelf(of: node) {
+    if !child.node[held].children.isEmpty, child.node.isAncestorOrSelf(held, of: node) {
       throw ContainmentError.wouldCreateCycle(child: child.node.id, parent: node.id)
     }
-    if child.node._hasParent(self) { throw ContainmentError.alreadyChild(child: child.node.id, parent: node.id) }
-    if !ignoringParent, child.node._parent != nil { throw ContainmentError.childInFlight(child.node.id) }
-    if let held = child.node._reservation, held != reservation { throw ContainmentError.childInFlight(child.node.id) }
+    if child.node.hasParent(held, self) { throw ContainmentError.alreadyChild(child: child.node.id, parent: node.id) }
+    if !ignoringParent, child.node[held].parent != nil { throw ContainmentError.childInFlight(child.node.id) }
+    if let held = child.node[held].reservation, held != reservation {
+      throw ContainmentError.childInFlight(child.node.id)
+    }
     // Still being removed from its old parent (unlinked, `didMove(nil)` not yet delivered).
-    if child.node._departure != nil { throw ContainmentError.childInFlight(child.node.id) }
-    if child.node._window != nil { throw ContainmentError.alreadyInWindow(child.node.id) }
+    if child.node[held].departure != nil { throw ContainmentError.childInFlight(child.node.id) }
+    if child.node[held].window != nil { throw ContainmentError.alreadyInWindow(child.node.id) }
   }
 
   /// The add itself, inside a transaction on this container's queue.
@@ -119,11 +125,11 @@ extension ViewController {
     async throws
   {
     try TreeLock.withLock(node, child.node) { held in
-      try _validateAttach(child, reservation: reservation, ignoringParent: false)
-      child.node._reservation = nil
-      child.node._attach(to: self)
-      node._children.append(child)
-      child.node._isMovingToParent = true
+      try validateAttach(held, child, reservation: reservation, ignoringParent: false)
+      child.node[held].reservation = nil
+      child.node.attach(held, to: self)
+      node[held].children.append(child)
+      child.node[held].isMovingToParent = true
     }
     node.emit(.childAdded(child.node.id), transaction: context.id)
     await child.deliver(.willMove(toParent: self), in: context)
@@ -135,9 +141,11 @@ extension ViewController {
     async throws
   {
     try TreeLock.withLock(node, child.node) { held in
-      guard child.node._hasParent(self) else { throw ContainmentError.notAChild(child: child.node.id, parent: node.id) }
-      guard child.node._reservation == reservation else { throw ContainmentError.childInFlight(child.node.id) }
-      child.node._isMovingFromParent = true
+      guard child.node.hasParent(held, self) else {
+        throw ContainmentError.notAChild(child: child.node.id, parent: node.id)
+      }
+      guard child.node[held].reservation == reservation else { throw ContainmentError.childInFlight(child.node.id) }
+      child.node[held].isMovingFromParent = true
     }
     await child.deliver(.willMove(toParent: nil), in: context)
     try await removeChild(child, reason: .moved, context: context)
@@ -155,8 +163,8 @@ extension ViewController {
   @discardableResult
   public nonisolated func removeFromParent() async throws -> TransactionHandle<Void> {
     let parent = try TreeLock.withLock(node) { (held: LinkSection) -> any ViewController in
-      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
-      guard let parent = node._parent else { throw ContainmentError.noParent(node.id) }
+      if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+      guard let parent = node[held].parent else { throw ContainmentError.noParent(node.id) }
       return parent
     }
     return try await Transaction.perform(on: .controller(parent)) { context in
@@ -172,9 +180,9 @@ extension ViewController {
     while true {
       // What the child's tree presents leaves with it, first (§10).
       let presenters = try TreeLock.withLock(node, child.node) { (held: LinkSection) -> [any ViewController] in
-        guard child.node._hasParent(self) else { throw ContainmentError.noParent(child.node.id) }
-        let presenters = child._presenters(includingSelf: true)
-        if presenters.isEmpty { _unlink(child, pass: &pass) }
+        guard child.node.hasParent(held, self) else { throw ContainmentError.noParent(child.node.id) }
+        let presenters = child.presenters(held, includingSelf: true)
+        if presenters.isEmpty { unlink(held, child, pass: &pass) }
         return presenters
       }
       if presenters.isEmpty { break }
@@ -182,24 +190,24 @@ extension ViewController {
     }
     node.emit(.childRemoved(child.node.id, reason: reason), transaction: context.id)
     await pass.deliverAll(in: context)
-    await child._didMove(toParent: nil, in: context)
+    await child.performDidMove(toParent: nil, in: context)
   }
 
   /// Under the link lock: takes `child`'s view out (its disappearance
   /// begun in `pass` if it was in a window) and unlinks it from this controller.
-  private nonisolated func _unlink(_ child: any ViewController, pass: inout AppearancePass) {
-    if let childView = child.node._view, childView._superview != nil,
-      let view = node._view, view._isAncestorOrSelf(of: childView)
+  private nonisolated func unlink(_ held: LinkSection, _ child: any ViewController, pass: inout AppearancePass) {
+    if let childView = child.node[held].view, childView[held].superview != nil,
+      let view = node[held].view, view.isAncestorOrSelf(held, of: childView)
     {
-      if childView._window() != nil {
-        pass._begin(AppearancePass._forwardingTargets(in: childView), isAppearing: false)
+      if childView.window(held) != nil {
+        pass.begin(held, AppearancePass.forwardingTargets(held, in: childView), isAppearing: false)
       }
-      childView._unlink()
+      childView.unlink(held)
     }
     // From the end: children come and go mostly there (a stack, a list
     // being edited), so removal does not grow with older siblings.
-    if let index = node._children.lastIndex(where: { $0 === child }) { node._children.remove(at: index) }
-    child.node._detachFromParent()
+    if let index = node[held].children.lastIndex(where: { $0 === child }) { node[held].children.remove(at: index) }
+    child.node.detachFromParent(held)
   }
 
   /// Tells this controller it is about to move to `parent` (or, with nil, to
@@ -214,19 +222,19 @@ extension ViewController {
   /// reported as a `callIgnored(.tornDown)` event (§8).
   public nonisolated func willMove(toParent parent: (any ViewController)?) async {
     let context = TransactionContext.current?.innermostRunning
-    await _willMove(toParent: parent, in: context, asBody: context?.isBody == true)
+    await performWillMove(toParent: parent, in: context, asBody: context?.isBody == true)
   }
 
   /// ``willMove(toParent:)`` as the runtime calls it, with the transaction
   /// it runs in; `asBody` (the runtime's own body) lets a transaction that
   /// started before a teardown finish.
-  nonisolated(nonsending) func _willMove(
+  nonisolated(nonsending) func performWillMove(
     toParent parent: (any ViewController)?, in context: TransactionContext?, asBody: Bool
   ) async {
     let tornDown = TreeLock.withLock(node) { (held: LinkSection) -> Bool in
       // A transaction that started before the teardown still finishes.
-      if node._isTornDown, !asBody { return true }
-      if parent == nil { node._isMovingFromParent = true }
+      if node[held].isTornDown, !asBody { return true }
+      if parent == nil { node[held].isMovingFromParent = true }
       return false
     }
     if tornDown { return node.emit(.callIgnored(.tornDown), transaction: context?.id) }
@@ -242,22 +250,22 @@ extension ViewController {
   public nonisolated func didMove(toParent parent: (any ViewController)?) async {
     let context = TransactionContext.current?.innermostRunning
     if context?.isBody != true, node.isTornDown { return node.emit(.callIgnored(.tornDown), transaction: context?.id) }
-    await _didMove(toParent: parent, in: context)
+    await performDidMove(toParent: parent, in: context)
   }
 
   /// ``didMove(toParent:)`` as the runtime calls it, with the transaction it
   /// runs in: never refused (a transaction that started before a teardown
   /// still finishes); the public call checks for a teardown first.
-  nonisolated(nonsending) func _didMove(toParent parent: (any ViewController)?, in context: TransactionContext?)
+  nonisolated(nonsending) func performDidMove(toParent parent: (any ViewController)?, in context: TransactionContext?)
     async
   {
     await deliver(.didMove(toParent: parent), in: context)
     TreeLock.withLock(node) { held in
       // A removal is over: its events no longer go to the former ancestors.
-      if parent == nil, node._parent == nil { node._endDeparture() }
-      let state = node._appearance.state
+      if parent == nil, node[held].parent == nil { node.endDeparture(held) }
+      let state = node[held].appearance.state
       guard state == .appeared || state == .disappeared else { return }
-      if parent != nil { node._isMovingToParent = false } else { node._isMovingFromParent = false }
+      if parent != nil { node[held].isMovingToParent = false } else { node[held].isMovingFromParent = false }
     }
   }
 
@@ -273,15 +281,15 @@ extension ViewController {
   /// already torn down are skipped: a second call does nothing.
   public nonisolated func tearDown() async {
     let window = TreeLock.withLock(node) { (held: LinkSection) -> Window? in
-      guard let window = node._window, window._rootViewController === self else { return nil }
+      guard let window = node[held].window, window[held].rootViewController === self else { return nil }
       return window
     }
     if let window { return await window.tearDownInOrder() }
     let (stopping, environment) = TreeLock.withLock(node) {
       (held: LinkSection) -> ([any ViewController], ContainmentEnvironment) in
-      let stopping = Teardown._stopOrder(from: self).filter { !$0.node._isTornDown }
-      for controller in stopping { controller.node._isTornDown = true }
-      return (stopping, node._resolvedEnvironment())
+      let stopping = Teardown.stopOrder(held, from: self).filter { !$0.node[held].isTornDown }
+      for controller in stopping { controller.node[held].isTornDown = true }
+      return (stopping, node.resolvedEnvironment(held))
     }
     await Teardown.stop(stopping, policy: environment.teardown, environment: environment, context: nil)
   }

@@ -5,9 +5,9 @@ import Synchronization
 /// presentation, appearance, lifecycle flags, event routing), the index of
 /// that domain, and its slot in hierarchical exclusion.
 ///
-/// Isolation: ``State`` is reached only through ``_state``, with the lock of
-/// the domain named by ``linkDomain`` held (``TreeLock``); debug builds check
-/// every access. This is the one place a controller's runtime state changes:
+/// Isolation: ``State`` is reached only inside a ``TreeLock`` section, with
+/// its ``LinkSection`` (`links[held]`); debug builds check that the section
+/// holds this object's domain. This is the one place a controller's runtime state changes:
 /// ``ControllerNode`` holds only constants.
 final class ControllerLinks: @unchecked Sendable {
   /// The link domain guarding ``State`` (``TreeLock``).
@@ -34,7 +34,7 @@ final class ControllerLinks: @unchecked Sendable {
     /// on it any more.
     var isFaulted = false
     /// Its own environment, if one was set (most controllers inherit one).
-    var environment = OutOfLine<ContainmentEnvironment?>()
+    var ownEnvironment = OutOfLine<ContainmentEnvironment?>()
     var treeEvents: Broadcaster<LifecycleEvent>?
     /// The navigation item and preferred content size (`ContainerAttributes`).
     var containerAttributes = OutOfLine<ContainerAttributes>()
@@ -59,49 +59,33 @@ final class ControllerLinks: @unchecked Sendable {
       get { parentLink?.value }
       set { parentLink = newValue.map(ControllerBackLink.init) }
     }
+    /// Its own environment, or nil if it inherits one.
+    var environment: ContainmentEnvironment? {
+      get { ownEnvironment.value }
+      set { ownEnvironment.value = newValue }
+    }
+    /// What stands above this controller in its tree: its parent, or the
+    /// controller presenting it (§10).
+    var treeParent: ControllerNode? { parent?.node ?? presenting?.node }
     /// The window whose root this controller is, or nil.
     var window: Window? {
       get { windowLink?.value }
       set { windowLink = newValue.map(BackLink.init) }
     }
   }
-  // Every access is under the lock of this object's domain, which debug
-  // builds check on each one (`_state`); they also keep Swift's dynamic
-  // exclusivity checks. Release builds drop those checks here (they cost a
-  // push+pop a tenth of its time): the lock rules out overlapping accesses
-  // from two threads, and the checked builds (every test, the debug stress
-  // harness) catch overlapping accesses from one.
+  // Release builds skip Swift's dynamic exclusivity checks (`Guarded`).
   #if DEBUG
-    private var state = State()
+    var guarded = Guarded(State())
   #else
-    @exclusivity(unchecked) private var state = State()
+    @exclusivity(unchecked) var guarded = Guarded(State())
   #endif
 
   init(domain: Int) {
     self.domain = Atomic(domain)
     self.hierarchy = HierarchySlot(domain: domain)
   }
-
-  /// The guarded state; only with the lock of this object's domain held.
-  var _state: State {
-    _read {
-      TreeLock.assertHeld(self)
-      yield state
-    }
-    _modify {
-      TreeLock.assertHeld(self)
-      yield &state
-    }
-  }
-
-  /// The state, for the owning node's deinitializer only: nothing else can
-  /// reach a controller being released, so no lock is taken.
-  var stateInDeinit: State {
-    _read { yield state }
-    _modify { yield &state }
-  }
 }
 
-extension ControllerLinks: LinkGuarded {
+extension ControllerLinks: LinkGuardedState {
   var linkDomain: Int { domain.load(ordering: .relaxed) }
 }

@@ -6,8 +6,8 @@ extension ControllerNode {
   func viewReaders(atLeast count: Int) async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let ready = TreeLock.withLock(self) { (held: LinkSection) -> Bool in
-        guard case .loading(let waiters) = _viewLoad, waiters.count < count else { return true }
-        _viewReaderObservers.add(count, continuation)
+        guard case .loading(let waiters) = self[held].viewLoad, waiters.count < count else { return true }
+        self[held].viewReaderObservers.add(count, continuation)
         return false
       }
       if ready { continuation.resume() }
@@ -23,8 +23,8 @@ extension HierarchySlot {
   func waiters(atLeast count: Int) async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let ready = TreeLock.withLock(self) { (held: LinkSection) -> Bool in
-        if _state.waiters.count >= count { return true }
-        _state.waiterObservers.add(count, continuation)
+        if self[held].waiters.count >= count { return true }
+        self[held].waiterObservers.add(count, continuation)
         return false
       }
       if ready { continuation.resume() }

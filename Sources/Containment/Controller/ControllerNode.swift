@@ -33,88 +33,11 @@ public final class ControllerNode: Sendable {
 
   typealias Links = ControllerLinks.State
 
-  /// The guarded state; only with the lock of this node's domain held
-  /// (checked in debug builds).
-  var _links: Links {
-    _read { yield links._state }
-    _modify { yield &links._state }
-  }
-
-  var _parent: (any ViewController)? {
-    get { _links.parent }
-    set { _links.parent = newValue }
-  }
-  var _children: [any ViewController] {
-    _read { yield _links.children }
-    _modify { yield &_links.children }
-  }
-  var _view: View? {
-    _read { yield _links.view }
-    _modify { yield &_links.view }
-  }
-  var _viewLoad: ViewLoadState {
-    _read { yield _links.viewLoad }
-    _modify { yield &_links.viewLoad }
-  }
-  var _appearance: AppearanceMachine {
-    _read { yield _links.appearance }
-    _modify { yield &_links.appearance }
-  }
-  var _isMovingToParent: Bool {
-    _read { yield _links.isMovingToParent }
-    _modify { yield &_links.isMovingToParent }
-  }
-  var _isMovingFromParent: Bool {
-    _read { yield _links.isMovingFromParent }
-    _modify { yield &_links.isMovingFromParent }
-  }
-  var _reservation: UInt64? {
-    _read { yield _links.reservation }
-    _modify { yield &_links.reservation }
-  }
-  var _isTornDown: Bool {
-    _read { yield _links.isTornDown }
-    _modify { yield &_links.isTornDown }
-  }
-  var _isFaulted: Bool {
-    _read { yield _links.isFaulted }
-    _modify { yield &_links.isFaulted }
-  }
-  var _environment: ContainmentEnvironment? {
-    get { _links.environment.value }
-    set { _links.environment.value = newValue }
-  }
-  var _treeEvents: Broadcaster<LifecycleEvent>? {
-    _read { yield _links.treeEvents }
-    _modify { yield &_links.treeEvents }
-  }
-  var _containerAttributes: OutOfLine<ContainerAttributes> {
-    _read { yield _links.containerAttributes }
-    _modify { yield &_links.containerAttributes }
-  }
-  var _window: Window? {
-    get { _links.window }
-    set { _links.window = newValue }
-  }
-  var _departure: Departure? {
-    _read { yield _links.departure }
-    _modify { yield &_links.departure }
-  }
-  var _presentation: OutOfLine<PresentationLinks> {
-    _read { yield _links.presentation }
-    _modify { yield &_links.presentation }
-  }
-  var _cachedPosition: TreePosition? {
-    _read { yield _links.cachedPosition }
-    _modify { yield &_links.cachedPosition }
-  }
-  var _idleWaiters: Int {
-    _read { yield _links.idleWaiters }
-    _modify { yield &_links.idleWaiters }
-  }
-  var _viewReaderObservers: CountObservers {
-    _read { yield _links.viewReaderObservers }
-    _modify { yield &_links.viewReaderObservers }
+  /// The guarded links and state (``ControllerLinks/State``), inside a
+  /// section that holds this node's domain (checked in debug builds).
+  subscript(_ held: LinkSection) -> Links {
+    _read { yield links[held] }
+    _modify { yield &links[held] }
   }
 
   struct WeakNode: Sendable {
@@ -147,20 +70,20 @@ public final class ControllerNode: Sendable {
   deinit {
     // Nobody else can reach this controller's links any more: no lock.
     let links = self.links
-    if !links.stateInDeinit.children.isEmpty {
+    if !links.guarded.releasing.children.isEmpty {
       // Children that someone else keeps alive are roots now: their cached
       // positions, derived from this controller's, must go.
-      let orphans = links.stateInDeinit.children.map { WeakNode(node: $0.node) }
-      TreeLock.afterRelease(in: linkDomain) {
-        for orphan in orphans { orphan.node?._becameRoot() }
+      let orphans = links.guarded.releasing.children.map { WeakNode(node: $0.node) }
+      TreeLock.afterRelease(in: linkDomain) { held in
+        for orphan in orphans { orphan.node?.becameRoot(held) }
       }
     }
     // Children (and their subtrees) are released iteratively: a chain of any
     // depth must not overflow the stack.
-    IterativeRelease.release(&links.stateInDeinit.children)
+    IterativeRelease.release(&links.guarded.releasing.children)
     let final = terminatedEvent()
     events.finish(final: final)
-    if let tree = links.stateInDeinit.treeEvents {
+    if let tree = links.guarded.releasing.treeEvents {
       tree.finish(final: final)
       TreeEventStreams.released()
     }
@@ -183,30 +106,30 @@ public final class ControllerNode: Sendable {
   // MARK: Reading
 
   /// The parent, or nil. Never keeps the parent alive.
-  package var parent: (any ViewController)? { TreeLock.withLock(self) { held in _parent } }
+  package var parent: (any ViewController)? { TreeLock.withLock(self) { held in self[held].parent } }
   /// The children, in order.
-  package var children: [any ViewController] { TreeLock.withLock(self) { held in _children } }
+  package var children: [any ViewController] { TreeLock.withLock(self) { held in self[held].children } }
   /// The root view if it was loaded, without loading it.
-  package var viewIfLoaded: View? { TreeLock.withLock(self) { held in _view } }
+  package var viewIfLoaded: View? { TreeLock.withLock(self) { held in self[held].view } }
   /// Whether the root view was loaded.
-  package var isViewLoaded: Bool { TreeLock.withLock(self) { held in _view != nil } }
+  package var isViewLoaded: Bool { TreeLock.withLock(self) { held in self[held].view != nil } }
   /// The current appearance state (§3).
-  package var appearanceState: AppearanceState { TreeLock.withLock(self) { held in _appearance.state } }
+  package var appearanceState: AppearanceState { TreeLock.withLock(self) { held in self[held].appearance.state } }
   /// True during the appearance hooks caused by being added to a parent (A5).
-  package var isMovingToParent: Bool { TreeLock.withLock(self) { held in _isMovingToParent } }
+  package var isMovingToParent: Bool { TreeLock.withLock(self) { held in self[held].isMovingToParent } }
   /// True during the appearance hooks caused by being removed from a parent (A5).
-  package var isMovingFromParent: Bool { TreeLock.withLock(self) { held in _isMovingFromParent } }
+  package var isMovingFromParent: Bool { TreeLock.withLock(self) { held in self[held].isMovingFromParent } }
   /// Whether the controller's tree was torn down (§8, last case).
-  package var isTornDown: Bool { TreeLock.withLock(self) { held in _isTornDown } }
+  package var isTornDown: Bool { TreeLock.withLock(self) { held in self[held].isTornDown } }
 
   /// The environment (clock) of this controller: its own if set, else the
   /// nearest ancestor's, else its window's, else ``ContainmentEnvironment/default``.
   package var environment: ContainmentEnvironment {
-    get { TreeLock.withLock(self) { held in _resolvedEnvironment() } }
+    get { TreeLock.withLock(self) { held in resolvedEnvironment(held) } }
     set {
       TreeLock.withLock(self) { held in
-        _environment = newValue
-        _invalidatePositions()
+        self[held].environment = newValue
+        invalidatePositions(held)
       }
     }
   }
@@ -215,102 +138,100 @@ public final class ControllerNode: Sendable {
   /// tells the parent through `preferredContentSizeDidChange(forChild:)`
   /// (D2); use ``ViewController/setPreferredContentSize(_:)`` to await that.
   package var preferredContentSize: Size {
-    TreeLock.withLock(self) { held in _containerAttributes.value.preferredContentSize }
+    TreeLock.withLock(self) { held in self[held].containerAttributes.value.preferredContentSize }
   }
 
   // MARK: Lock-held helpers (call only inside TreeLock.withLock)
 
-  func _resolvedEnvironment() -> ContainmentEnvironment {
-    _position().environment ?? .default
+  func resolvedEnvironment(_ held: LinkSection) -> ContainmentEnvironment {
+    position(held).environment ?? .default
   }
 
   /// Names from the root down to this controller, joined by "/".
-  func _path() -> String { _position().path }
+  func path(_ held: LinkSection) -> String { position(held).path }
 
   /// Under the link lock: unlinks this controller from its parent (the
   /// caller removes it from the parent's children), keeping the route of its
   /// events to its former ancestors' tree streams until
   /// `didMove(toParent: nil)` — the last event of every removal (C2, C4)
   /// — has been delivered. Every unlink goes through here.
-  func _detachFromParent() {
-    guard let parent = _parent?.node else { return }
-    let position = parent._position()
-    HierarchyExclusion._treeChanged(from: position.treeSlot, to: hierarchy, leaving: self)
-    _departure = Departure(position: position)
-    _parent = nil
-    _invalidatePositions()
+  func detachFromParent(_ held: LinkSection) {
+    guard let parent = self[held].parent?.node else { return }
+    let position = parent.position(held)
+    HierarchyExclusion.treeChanged(held, from: position.treeSlot, to: hierarchy, leaving: self)
+    self[held].departure = Departure(position: position)
+    self[held].parent = nil
+    invalidatePositions(held)
   }
 
   /// Under the link lock: links this controller under `parent` (the caller
   /// adds it to the parent's children). Every link goes through here.
-  func _attach(to parent: any ViewController) {
+  func attach(_ held: LinkSection, to parent: any ViewController) {
     // A parentless controller's tree slot needs no position (adding a fresh
     // leaf makes none only to drop it).
-    let old = _parent == nil ? (_cachedPosition?.treeSlot ?? _window?.hierarchy ?? hierarchy) : _position().treeSlot
-    HierarchyExclusion._treeChanged(from: old, to: parent.node._position().treeSlot)
-    TreeLock._join(self, into: parent.node.linkDomain)
-    _parent = parent
-    _invalidatePositions()
+    let old =
+      self[held].parent == nil
+      ? (self[held].cachedPosition?.treeSlot ?? self[held].window?.hierarchy ?? hierarchy) : position(held).treeSlot
+    HierarchyExclusion.treeChanged(held, from: old, to: parent.node.position(held).treeSlot)
+    TreeLock.join(held, self, into: parent.node.linkDomain)
+    self[held].parent = parent
+    invalidatePositions(held)
   }
 
   /// Under the link lock: this controller stops being a child (its parent
   /// was released while it lives on) or a window's root (the window was
   /// released). Its tree is now its own.
-  func _becameRoot() {
+  func becameRoot(_ held: LinkSection) {
     // A released parent's or window's memory is kept allocated by the
     // back-link until it is dropped (``BackLink``).
-    if _links.parentLink != nil, _links.parent == nil { _links.parentLink = nil }
-    if _links.windowLink != nil, _links.window == nil { _links.windowLink = nil }
-    guard let position = _cachedPosition else { return }
-    HierarchyExclusion._treeChanged(from: position.treeSlot, to: hierarchy)
-    _invalidatePositions()
+    if self[held].parentLink != nil, self[held].parent == nil { self[held].parentLink = nil }
+    if self[held].windowLink != nil, self[held].window == nil { self[held].windowLink = nil }
+    guard let position = self[held].cachedPosition else { return }
+    HierarchyExclusion.treeChanged(held, from: position.treeSlot, to: hierarchy)
+    invalidatePositions(held)
   }
 
   /// Under the link lock: ends a departure (the removal's last hook ran).
-  func _endDeparture() {
-    guard _departure != nil else { return }
-    _departure = nil
-    _invalidatePositions()
+  func endDeparture(_ held: LinkSection) {
+    guard self[held].departure != nil else { return }
+    self[held].departure = nil
+    invalidatePositions(held)
   }
 
   /// Under the lock of `container`'s domain: whether this controller is its
   /// child. Safe to ask of a controller that left it for another tree (a
   /// container's remembered selection): one in another domain is nobody's
   /// child here, and its links are not read.
-  func _isChild(of container: any ViewController) -> Bool {
-    linkDomain == container.node.linkDomain && _hasParent(container)
+  func isChild(_ held: LinkSection, of container: any ViewController) -> Bool {
+    linkDomain == container.node.linkDomain && hasParent(held, container)
   }
 
   /// Under the link lock: whether `container` is this controller's parent,
   /// without retaining either.
-  func _hasParent(_ container: AnyObject) -> Bool {
-    _links.parentLink?.refers(to: container) ?? false
+  func hasParent(_ held: LinkSection, _ container: AnyObject) -> Bool {
+    self[held].parentLink?.refers(to: container) ?? false
   }
 
   /// True if `self` is `other` or one of its ancestors (a presenter counts
   /// as the ancestor of what it presents).
-  func _isAncestorOrSelf(of other: ControllerNode) -> Bool {
+  func isAncestorOrSelf(_ held: LinkSection, of other: ControllerNode) -> Bool {
     var node: ControllerNode? = other
     while let current = node {
       if current === self { return true }
-      node = current._treeParent
+      node = current[held].treeParent
     }
     return false
   }
 
-  /// Under the link lock: what stands above this controller in its tree: its
-  /// parent, or the controller presenting it (§10).
-  var _treeParent: ControllerNode? { _parent?.node ?? _presenting?.node }
-
   /// Under the link lock: links this controller as presented by `presenter`
-  /// (the caller sets the presenter's `_presented`). Every presentation link
+  /// (the caller sets the presenter's `self[held].presented`). Every presentation link
   /// goes through here.
-  func _attachPresented(to presenter: any ViewController) {
-    let old = _cachedPosition?.treeSlot ?? _window?.hierarchy ?? hierarchy
-    HierarchyExclusion._treeChanged(from: old, to: presenter.node._position().treeSlot)
-    TreeLock._join(self, into: presenter.node.linkDomain)
-    _presenting = presenter
-    _invalidatePositions()
+  func attachPresented(_ held: LinkSection, to presenter: any ViewController) {
+    let old = self[held].cachedPosition?.treeSlot ?? self[held].window?.hierarchy ?? hierarchy
+    HierarchyExclusion.treeChanged(held, from: old, to: presenter.node.position(held).treeSlot)
+    TreeLock.join(held, self, into: presenter.node.linkDomain)
+    self[held].presenting = presenter
+    invalidatePositions(held)
   }
 
   /// Under the link lock: ends this controller's presentation, on both
@@ -318,20 +239,20 @@ public final class ControllerNode: Sendable {
   /// event the caller emits once the lock is released; nil if it was not
   /// presented. Every presentation ends through here, after what this
   /// controller's tree presents has ended (`runDismissal`).
-  func _endPresentation() -> (presenter: ControllerNode, style: PresentationStyle)? {
-    guard let presenter = _presenting?.node else { return nil }
-    let style = _presentationStyle ?? .pageSheet
-    presenter._presented = nil
-    _coveredLayer = nil
-    HierarchyExclusion._treeChanged(from: _position().treeSlot, to: hierarchy, leaving: self)
-    _presenting = nil
-    _presentationStyle = nil
-    _invalidatePositions()
+  func endPresentation(_ held: LinkSection) -> (presenter: ControllerNode, style: PresentationStyle)? {
+    guard let presenter = self[held].presenting?.node else { return nil }
+    let style = self[held].presentationStyle ?? .pageSheet
+    presenter[held].presented = nil
+    self[held].coveredLayer = nil
+    HierarchyExclusion.treeChanged(held, from: position(held).treeSlot, to: hierarchy, leaving: self)
+    self[held].presenting = nil
+    self[held].presentationStyle = nil
+    invalidatePositions(held)
     return (presenter, style)
   }
 
   /// The window this controller's tree is shown in, if its root is a window's root.
-  func _hostingWindow() -> Window? { _position().window }
+  func hostingWindow(_ held: LinkSection) -> Window? { position(held).window }
 }
 
 extension ControllerNode: LinkGuarded {

@@ -10,7 +10,7 @@ import Synchronization
 /// deep cost O(n²). A position is derived from the parent's in O(1); it is
 /// dropped (with those of the whole subtree below) when anything it depends
 /// on changes: a parent link, a departure, a tree stream, an environment, a
-/// window (``ControllerNode/_invalidatePositions()``).
+/// window (``ControllerNode/invalidatePositions(_:)``).
 ///
 /// Immutable once made: it may be read outside the link lock (the path is
 /// computed from the immutable chain of positions above it).
@@ -85,13 +85,13 @@ extension ControllerNode {
   /// Under the link lock: this controller's position, from the cache or
   /// derived from the nearest cached one above (caching every position on the
   /// way down). Amortized O(1).
-  func _position() -> TreePosition {
-    if let cached = _cachedPosition { return cached }
+  func position(_ held: LinkSection) -> TreePosition {
+    if let cached = self[held].cachedPosition { return cached }
     var uncached: [ControllerNode] = []
     var above: TreePosition?
     var top = self
-    while let parent = top._treeParent {
-      if let cached = parent._cachedPosition {
+    while let parent = top[held].treeParent {
+      if let cached = parent[held].cachedPosition {
         above = cached
         break
       }
@@ -99,29 +99,29 @@ extension ControllerNode {
       top = parent
     }
     for node in uncached.reversed() {
-      let position = node._makePosition(above: above)
-      node._cachedPosition = position
+      let position = node.makePosition(held, above: above)
+      node[held].cachedPosition = position
       above = position
     }
-    let position = _makePosition(above: above)
-    _cachedPosition = position
+    let position = makePosition(held, above: above)
+    self[held].cachedPosition = position
     return position
   }
 
   /// Under the link lock: this controller's position given its parent's
   /// (`parentPosition`), or as a root when nil.
-  private func _makePosition(above parentPosition: TreePosition?) -> TreePosition {
-    let ownStreams = _treeEvents.map { [$0] } ?? []
+  private func makePosition(_ held: LinkSection, above parentPosition: TreePosition?) -> TreePosition {
+    let ownStreams = self[held].treeEvents.map { [$0] } ?? []
     if let parentPosition {
-      let environment = _environment ?? parentPosition.environment
+      let environment = self[held].environment ?? parentPosition.environment
       return TreePosition(
         above: parentPosition, name: name, treeStreams: ownStreams + parentPosition.treeStreams,
         environment: environment, eventEnvironment: environment ?? parentPosition.eventEnvironment,
         window: parentPosition.window, treeSlot: parentPosition.treeSlot)
     }
-    let window = _window
-    let environment = _environment ?? window?._environment
-    let departed = _departure?.position
+    let window = self[held].window
+    let environment = self[held].environment ?? window?[held].environment
+    let departed = self[held].departure?.position
     return TreePosition(
       above: departed, name: name, treeStreams: ownStreams + (departed?.treeStreams ?? []),
       environment: environment, eventEnvironment: environment ?? departed?.eventEnvironment ?? .default,
@@ -132,15 +132,17 @@ extension ControllerNode {
   /// its subtree. A controller with no cached position has none below it
   /// either (positions are cached top-down), so the walk stops there: its
   /// cost is the number of cached positions dropped.
-  func _invalidatePositions() {
-    guard _cachedPosition != nil else { return }
+  func invalidatePositions(_ held: LinkSection) {
+    guard self[held].cachedPosition != nil else { return }
     var stack: [ControllerNode] = [self]
     while let node = stack.popLast() {
-      node._cachedPosition = nil
-      for child in node._children where child.node._cachedPosition != nil {
+      node[held].cachedPosition = nil
+      for child in node[held].children where child.node[held].cachedPosition != nil {
         stack.append(child.node)
       }
-      if let presented = node._presented, presented.node._cachedPosition != nil { stack.append(presented.node) }
+      if let presented = node[held].presented, presented.node[held].cachedPosition != nil {
+        stack.append(presented.node)
+      }
     }
   }
 }

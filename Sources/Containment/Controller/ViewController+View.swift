@@ -23,10 +23,10 @@ extension ViewController {
     let step = TreeLock.withLock(node) { (held: LinkSection) -> ViewLoadStep in
       // Ready only once `viewDidLoad` has returned (C7); until then every
       // reader but the loading task itself (and the hooks it runs) waits.
-      if let view = node._view, case .loaded = node._viewLoad { return .ready(view) }
-      if let view = node._view, ViewLoading.current.contains(node.id) { return .ready(view) }
-      if case .loading = node._viewLoad { return .wait }
-      node._viewLoad = .loading([])
+      if let view = node[held].view, case .loaded = node[held].viewLoad { return .ready(view) }
+      if let view = node[held].view, ViewLoading.current.contains(node.id) { return .ready(view) }
+      if case .loading = node[held].viewLoad { return .wait }
+      node[held].viewLoad = .loading([])
       return .load
     }
     switch step {
@@ -36,11 +36,11 @@ extension ViewController {
       return await withUnsafeContinuation { continuation in
         let (ready, observers) = TreeLock.withLock(node) {
           (held: LinkSection) -> (View?, [UnsafeContinuation<Void, Never>]) in
-          if let view = node._view, case .loaded = node._viewLoad { return (view, []) }
-          guard case .loading(var waiters) = node._viewLoad else { return (nil, []) }
+          if let view = node[held].view, case .loaded = node[held].viewLoad { return (view, []) }
+          guard case .loading(var waiters) = node[held].viewLoad else { return (nil, []) }
           waiters.append(continuation)
-          node._viewLoad = .loading(waiters)
-          return (nil, node._viewReaderObservers.takeSatisfied(by: waiters.count))
+          node[held].viewLoad = .loading(waiters)
+          return (nil, node[held].viewReaderObservers.takeSatisfied(by: waiters.count))
         }
         if let ready { continuation.resume(returning: ready) }
         for observer in observers { observer.resume() }
@@ -52,18 +52,18 @@ extension ViewController {
         await self.loadView()
       }
       TreeLock.withLock(node, view) { held in
-        TreeLock._join(view, into: node.linkDomain)
-        view._owner = self
-        node._view = view
+        TreeLock.join(held, view, into: node.linkDomain)
+        view[held].owner = self
+        node[held].view = view
       }
       var loading = ViewLoading.current
       loading.insert(node.id)
       await ViewLoading.$current.withValue(loading) { await deliver(.viewDidLoad, in: context) }
       let (waiters, observers) = TreeLock.withLock(node) {
         (held: LinkSection) -> ([UnsafeContinuation<View, Never>], [UnsafeContinuation<Void, Never>]) in
-        defer { node._viewLoad = .loaded }
-        let observers = node._viewReaderObservers.takeSatisfied(by: .max)
-        if case .loading(let waiters) = node._viewLoad { return (waiters, observers) }
+        defer { node[held].viewLoad = .loaded }
+        let observers = node[held].viewReaderObservers.takeSatisfied(by: .max)
+        if case .loading(let waiters) = node[held].viewLoad { return (waiters, observers) }
         return ([], observers)
       }
       for waiter in waiters { waiter.resume(returning: view) }

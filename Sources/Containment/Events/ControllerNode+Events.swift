@@ -16,7 +16,7 @@ extension ControllerNode {
       reports ? events.yieldIfUnobserved(updating: { $0.apply(kind) }) : events.advanceIfUnobserved()
     }
     if TreeEventStreams.count == 0, advanceIfUnobserved() { return }
-    let position = TreeLock.withLock(self) { held in _position() }
+    let position = TreeLock.withLock(self) { held in self.position(held) }
     // No tree stream on its way and nobody on its own stream: nothing to build.
     if position.treeStreams.isEmpty, advanceIfUnobserved() { return }
     let path = position.path
@@ -47,7 +47,7 @@ extension ControllerNode {
   /// receive it now; otherwise (nobody listening) only its name, so that
   /// ending a tree of n controllers stays O(n) at any depth.
   func finishStreams() {
-    let (position, tree) = TreeLock.withLock(self) { held in (_position(), _treeEvents) }
+    let (position, tree) = TreeLock.withLock(self) { held in (self.position(held), self[held].treeEvents) }
     var final = terminatedEvent()
     if events.subscriberCount > 0 || (tree?.subscriberCount ?? 0) > 0 { final.path = position.path }
     events.finish(final: final)

@@ -103,13 +103,13 @@ extension ViewController {
   public nonisolated func treeEvents(policy: SubscriberPolicy = .default) -> LifecycleEvents {
     let node = self.node
     let broadcaster = TreeLock.withLock(node) { (held: LinkSection) -> Broadcaster<LifecycleEvent> in
-      if let existing = node._treeEvents { return existing }
+      if let existing = node[held].treeEvents { return existing }
       let created = ControllerNode.makeBroadcaster(id: node.id, name: node.name)
-      if node._isTornDown || node.events.isFinished {
+      if node[held].isTornDown || node.events.isFinished {
         created.finish(final: node.terminatedEvent())
       }
-      node._treeEvents = created
-      node._invalidatePositions()
+      node[held].treeEvents = created
+      node.invalidatePositions(held)
       TreeEventStreams.created()
       return created
     }

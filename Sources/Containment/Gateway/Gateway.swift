@@ -95,7 +95,7 @@ enum Gateway {
     defer { outer?.resume() }
     let node = call.owner.node
     let (faulted, environment, window) = TreeLock.withLock(node) { held in
-      (node._isFaulted, node._resolvedEnvironment(), node._hostingWindow())
+      (node[held].isFaulted, node.resolvedEnvironment(held), node.hostingWindow(held))
     }
     if faulted {
       node.emit(.hookSkipped(hook: call.name), transaction: context?.id)
@@ -143,8 +143,8 @@ enum Gateway {
   ) async {
     let node = controller.node
     let first = TreeLock.withLock(node) { (held: LinkSection) -> Bool in
-      defer { node._isFaulted = true }
-      return !node._isFaulted
+      defer { node[held].isFaulted = true }
+      return !node[held].isFaulted
     }
     guard first else { return }
     node.emit(event, transaction: context?.id)

@@ -24,37 +24,35 @@ struct PresentationLinks: OutOfLineValue {
   }
 }
 
-extension ControllerNode {
-  // MARK: Guarded by TreeLock
-
+extension ControllerLinks.State {
   /// The controller this one presents.
-  var _presented: (any ViewController)? {
-    get { _presentation.value.presented }
-    set { _presentation.value.presented = newValue }
+  var presented: (any ViewController)? {
+    get { presentation.value.presented }
+    set { presentation.value.presented = newValue }
   }
   /// The controller presenting this one.
-  var _presenting: (any ViewController)? {
-    get { _presentation.value.presenting }
-    set { _presentation.value.presenting = newValue }
+  var presenting: (any ViewController)? {
+    get { presentation.value.presenting }
+    set { presentation.value.presenting = newValue }
   }
-  var _presentationStyle: PresentationStyle? {
-    get { _presentation.value.style }
-    set { _presentation.value.style = newValue }
+  var presentationStyle: PresentationStyle? {
+    get { presentation.value.style }
+    set { presentation.value.style = newValue }
   }
-  var _isBeingPresented: Bool {
-    get { _presentation.value.isBeingPresented }
-    set { _presentation.value.isBeingPresented = newValue }
+  var isBeingPresented: Bool {
+    get { presentation.value.isBeingPresented }
+    set { presentation.value.isBeingPresented = newValue }
   }
-  var _isBeingDismissed: Bool {
-    get { _presentation.value.isBeingDismissed }
-    set { _presentation.value.isBeingDismissed = newValue }
+  var isBeingDismissed: Bool {
+    get { presentation.value.isBeingDismissed }
+    set { presentation.value.isBeingDismissed = newValue }
   }
-  var _presentationDelegate: (any PresentationControllerDelegate)? {
-    get { _presentation.value.delegate }
-    set { _presentation.value.delegate = newValue }
+  var presentationDelegate: (any PresentationControllerDelegate)? {
+    get { presentation.value.delegate }
+    set { presentation.value.delegate = newValue }
   }
-  var _coveredLayer: (view: View, index: Int)? {
-    get { _presentation.value.coveredLayer }
-    set { _presentation.value.coveredLayer = newValue }
+  var coveredLayer: (view: View, index: Int)? {
+    get { presentation.value.coveredLayer }
+    set { presentation.value.coveredLayer = newValue }
   }
 }

@@ -2,8 +2,8 @@ extension ViewController {
   /// Told of interactive dismissals of this controller while it is presented
   /// (P6); held weakly.
   public nonisolated var presentationControllerDelegate: (any PresentationControllerDelegate)? {
-    get { TreeLock.withLock(node) { held in node._presentationDelegate } }
-    set { TreeLock.withLock(node) { held in node._presentationDelegate = newValue } }
+    get { TreeLock.withLock(node) { held in node[held].presentationDelegate } }
+    set { TreeLock.withLock(node) { held in node[held].presentationDelegate = newValue } }
   }
 
   /// An interactive dismissal of this sheet (P6), driven by `driver`: the
@@ -41,7 +41,7 @@ extension ViewController {
     _ driver: @escaping @Sendable (InteractiveDismissalProgress) async throws -> InteractiveDecision
   ) async throws -> TransactionHandle<TransitionOutcome> {
     let presenter = try TreeLock.withLock(node) { (held: LinkSection) throws -> any ViewController in
-      try _dismissibleSheetPresenter()
+      try dismissibleSheetPresenter(held)
     }
     return try await Transaction.perform(on: .controller(presenter)) { context in
       try await self.runInteractiveDismissal(driver, on: presenter, context: context)
@@ -50,8 +50,10 @@ extension ViewController {
 
   /// Under the link lock: the presenter, if this controller is a sheet on
   /// top of its chain.
-  nonisolated func _dismissibleSheetPresenter() throws -> any ViewController {
-    guard let presenter = node._presenting, node._presentationStyle?.isSheet == true, node._presented == nil else {
+  nonisolated func dismissibleSheetPresenter(_ held: LinkSection) throws -> any ViewController {
+    guard let presenter = node[held].presenting, node[held].presentationStyle?.isSheet == true,
+      node[held].presented == nil
+    else {
       throw ContainmentError.notADismissibleSheet(node.id)
     }
     return presenter
@@ -67,8 +69,8 @@ extension ViewController {
     context: TransactionContext
   ) async throws -> TransitionOutcome {
     let delegate = try TreeLock.withLock(node) { (held: LinkSection) throws -> (any PresentationControllerDelegate)? in
-      guard try _dismissibleSheetPresenter() === queued else { throw ContainmentError.notADismissibleSheet(node.id) }
-      return node._presentationDelegate
+      guard try dismissibleSheetPresenter(held) === queued else { throw ContainmentError.notADismissibleSheet(node.id) }
+      return node[held].presentationDelegate
     }
     var refused = isModalInPresentation
     if !refused, let delegate {
@@ -88,10 +90,10 @@ extension ViewController {
     var start = AppearancePass(animated: true)
     // Off screen (a `.fullScreen` presentation from a child covers it), it hears nothing, either way.
     let (environment, onScreen) = TreeLock.withLock(node) { (held: LinkSection) -> (ContainmentEnvironment, Bool) in
-      node._isBeingDismissed = true
-      let onScreen = node._view?._window() != nil
-      if onScreen { start._beginForwarding(from: self, isAppearing: false) }
-      return (node._resolvedEnvironment(), onScreen)
+      node[held].isBeingDismissed = true
+      let onScreen = node[held].view?.window(held) != nil
+      if onScreen { start.beginForwarding(held, from: self, isAppearing: false) }
+      return (node.resolvedEnvironment(held), onScreen)
     }
     await start.deliverWill(in: context)
     if let delegate {
@@ -111,14 +113,14 @@ extension ViewController {
 
     if finishes {
       // What it presents from inside its tree leaves first (see `runDismissal`).
-      let nested = TreeLock.withLock(node) { held in Self._presentersInside(leaving: [self]) }
+      let nested = TreeLock.withLock(node) { held in Self.presentersInside(held, leaving: [self]) }
       for presenter in nested { await presenter.runDismissal(animated: false, context: context) }
-      TreeLock.withLock(node) { held in node._view?._unlink() }
+      TreeLock.withLock(node) { held in node[held].view?.unlink(held) }
       await start.deliverDid(in: context)
       let ended = TreeLock.withLock(node) {
         (held: LinkSection) -> (presenter: ControllerNode, style: PresentationStyle)? in
-        node._isBeingDismissed = false
-        return node._endPresentation()
+        node[held].isBeingDismissed = false
+        return node.endPresentation(held)
       }
       if let ended {
         ended.presenter.emit(.dismissed(node.id, style: ended.style, reason: .dismissed), transaction: context.id)
@@ -132,8 +134,8 @@ extension ViewController {
     }
     var back = AppearancePass(animated: true)
     TreeLock.withLock(node) { held in
-      node._isBeingDismissed = false
-      if onScreen { back._beginForwarding(from: self, isAppearing: true) }
+      node[held].isBeingDismissed = false
+      if onScreen { back.beginForwarding(held, from: self, isAppearing: true) }
     }
     await back.deliverWill(in: context)
     // The reversal shares the start's nesting level: ending it delivers the

@@ -3,24 +3,24 @@ extension ViewController {
 
   /// The controller this one presents, if any (§10).
   public nonisolated var presentedViewController: (any ViewController)? {
-    TreeLock.withLock(node) { held in node._presented }
+    TreeLock.withLock(node) { held in node[held].presented }
   }
 
   /// The controller presenting this one, if it is presented (§10).
   public nonisolated var presentingViewController: (any ViewController)? {
-    TreeLock.withLock(node) { held in node._presenting }
+    TreeLock.withLock(node) { held in node[held].presenting }
   }
 
   /// How this controller is presented, while it is; nil otherwise.
   public nonisolated var modalPresentationStyle: PresentationStyle? {
-    TreeLock.withLock(node) { held in node._presentationStyle }
+    TreeLock.withLock(node) { held in node[held].presentationStyle }
   }
 
   /// True during this controller's appearance hooks of its presentation (P3).
-  public nonisolated var isBeingPresented: Bool { TreeLock.withLock(node) { held in node._isBeingPresented } }
+  public nonisolated var isBeingPresented: Bool { TreeLock.withLock(node) { held in node[held].isBeingPresented } }
 
   /// True during this controller's disappearance hooks of its dismissal (P3).
-  public nonisolated var isBeingDismissed: Bool { TreeLock.withLock(node) { held in node._isBeingDismissed } }
+  public nonisolated var isBeingDismissed: Bool { TreeLock.withLock(node) { held in node[held].isBeingDismissed } }
 
   // MARK: Requests
 
@@ -91,7 +91,7 @@ extension ViewController {
   @discardableResult
   public nonisolated func dismiss(animated: Bool) async throws -> TransactionHandle<TransitionOutcome> {
     let presenter = TreeLock.withLock(node) { (held: LinkSection) -> (any ViewController)? in
-      node._presented != nil ? self : node._presenting
+      node[held].presented != nil ? self : node[held].presenting
     }
     guard let presenter else {
       node.emit(.callIgnored(.nothingToDismiss), transaction: TransactionContext.current?.innermostRunning?.id)
@@ -111,27 +111,29 @@ extension ViewController {
     of controller: any ViewController, style: PresentationStyle, animated: Bool, context: TransactionContext
   ) async throws -> TransitionOutcome {
     let window = try TreeLock.withLock(node, controller.node) { (held: LinkSection) -> Window in
-      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
+      if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
       let presented = controller.node
-      if presented._isTornDown { throw ContainmentError.tornDown(presented.id) }
+      if presented[held].isTornDown { throw ContainmentError.tornDown(presented.id) }
       if controller === self { throw ContainmentError.cannotPresentSelf(node.id) }
-      if presented._parent != nil { throw ContainmentError.hasParent(presented.id) }
+      if presented[held].parent != nil { throw ContainmentError.hasParent(presented.id) }
       // With no parent and no presenter, it is above the presenter only as
       // the root of its tree: the slot that stands for that tree (O(1)).
-      if presented._presenting != nil || presented._window != nil || node._position().treeSlot === presented.hierarchy {
+      if presented[held].presenting != nil || presented[held].window != nil
+        || node.position(held).treeSlot === presented.hierarchy
+      {
         throw ContainmentError.alreadyPresented(presented.id)
       }
-      if presented._departure != nil || presented._reservation != nil {
+      if presented[held].departure != nil || presented[held].reservation != nil {
         throw ContainmentError.childInFlight(presented.id)
       }
-      if let current = node._presented {
+      if let current = node[held].presented {
         throw ContainmentError.alreadyPresenting(presenter: node.id, presented: current.node.id)
       }
-      guard let window = node._view?._window() else { throw ContainmentError.presenterNotInWindow(node.id) }
-      node._presented = controller
-      presented._attachPresented(to: self)
-      presented._presentationStyle = style
-      presented._isBeingPresented = true
+      guard let window = node[held].view?.window(held) else { throw ContainmentError.presenterNotInWindow(node.id) }
+      node[held].presented = controller
+      presented.attachPresented(held, to: self)
+      presented[held].presentationStyle = style
+      presented[held].isBeingPresented = true
       return window
     }
     node.emit(.presented(controller.node.id, style: style), transaction: context.id)
@@ -140,27 +142,27 @@ extension ViewController {
     var hiding = AppearancePass(animated: animated)
     var appearing = AppearancePass(animated: animated)
     let (layer, environment) = TreeLock.withLock(node, view) { (held: LinkSection) -> (View?, ContainmentEnvironment) in
-      let layer = style.hidesPresenter ? node._view?._layer(in: window) : nil
-      if let layer { hiding._begin(AppearancePass._forwardingTargets(in: layer), isAppearing: false) }
-      view._frame = style.frame(in: window.rootView._frame)
-      window.rootView._link(view)
-      appearing._beginForwarding(from: controller, isAppearing: true)
-      return (layer, node._resolvedEnvironment())
+      let layer = style.hidesPresenter ? node[held].view?.layer(held, in: window) : nil
+      if let layer { hiding.begin(held, AppearancePass.forwardingTargets(held, in: layer), isAppearing: false) }
+      view[held].frame = style.frame(in: window.rootView[held].frame)
+      window.rootView.link(held, view)
+      appearing.beginForwarding(held, from: controller, isAppearing: true)
+      return (layer, node.resolvedEnvironment(held))
     }
     await hiding.deliverWill(in: context)
     await appearing.deliverWill(in: context)
     await appearing.deliverIsAppearing(in: context)
     let interrupted = animated ? await Self.animate(for: presentationDuration, on: environment, animations: nil) : false
     TreeLock.withLock(node) { held in
-      if let layer, let index = window.rootView._subviews.firstIndex(where: { $0 === layer }) {
-        controller.node._coveredLayer = (layer, index)
-        layer._unlink()
+      if let layer, let index = window.rootView[held].subviews.firstIndex(where: { $0 === layer }) {
+        controller.node[held].coveredLayer = (layer, index)
+        layer.unlink(held)
       }
     }
     // The presented controller's did-hooks come before the presenter's (P1).
     await appearing.deliverDid(in: context)
     await hiding.deliverDid(in: context)
-    TreeLock.withLock(controller.node) { held in controller.node._isBeingPresented = false }
+    TreeLock.withLock(controller.node) { held in controller.node[held].isBeingPresented = false }
     return interrupted || Task.isCancelled ? .interrupted : .completed
   }
 
@@ -180,12 +182,12 @@ extension ViewController {
     let (chain, nested) = TreeLock.withLock(node) {
       (held: LinkSection) -> ([any ViewController], [any ViewController]) in
       var chain: [any ViewController] = []
-      var next = node._presented
+      var next = node[held].presented
       while let current = next {
         chain.append(current)
-        next = current.node._presented
+        next = current.node[held].presented
       }
-      return (chain, Self._presentersInside(leaving: chain))
+      return (chain, Self.presentersInside(held, leaving: chain))
     }
     guard let first = chain.first, let top = chain.last else { return .completed }
     for presenter in nested { await presenter.runDismissal(animated: false, reason: reason, context: context) }
@@ -193,20 +195,22 @@ extension ViewController {
     var leaving = AppearancePass(animated: animated)
     var returning = AppearancePass(animated: animated)
     let plan = TreeLock.withLock(node) { (held: LinkSection) -> DismissalPlan in
-      let window = top.node._view?._window()
-      top.node._isBeingDismissed = true
-      if let view = top.node._view, view._window() != nil {
-        leaving._beginForwarding(from: top, isAppearing: false)
+      let window = top.node[held].view?.window(held)
+      top.node[held].isBeingDismissed = true
+      if let view = top.node[held].view, view.window(held) != nil {
+        leaving.beginForwarding(held, from: top, isAppearing: false)
       }
       var layer: View?
       // The top may be off screen itself (a `.fullScreen` presentation from
       // its child covers it): the layer returns to the window its tree is in.
-      if let covered = first.node._coveredLayer, let window = window ?? covered.view._owner?.node._hostingWindow() {
-        window.rootView._link(covered.view, at: min(covered.index, window.rootView._subviews.count))
-        returning._begin(AppearancePass._forwardingTargets(in: covered.view), isAppearing: true)
+      if let covered = first.node[held].coveredLayer,
+        let window = window ?? covered.view[held].owner?.node.hostingWindow(held)
+      {
+        window.rootView.link(held, covered.view, at: min(covered.index, window.rootView[held].subviews.count))
+        returning.begin(held, AppearancePass.forwardingTargets(held, in: covered.view), isAppearing: true)
         layer = covered.view
       }
-      return DismissalPlan(chain: chain, window: window, layer: layer, environment: node._resolvedEnvironment())
+      return DismissalPlan(chain: chain, window: window, layer: layer, environment: node.resolvedEnvironment(held))
     }
     await leaving.deliverWill(in: context)
     await returning.deliverWill(in: context)
@@ -216,11 +220,11 @@ extension ViewController {
       interrupted = await Self.animate(for: presentationDuration, on: plan.environment, animations: nil)
     }
     TreeLock.withLock(node) { held in
-      for presented in plan.chain { presented.node._view?._unlink() }
+      for presented in plan.chain { presented.node[held].view?.unlink(held) }
       // Between the top and the presenter: off screen without hooks (policy, P4).
       for presented in plan.chain.dropLast() {
-        for controller in AppearancePass._forwardingTargets(from: presented) {
-          if controller.node._appearance.takenOffScreen() {
+        for controller in AppearancePass.forwardingTargets(held, from: presented) {
+          if controller.node[held].appearance.takenOffScreen() {
             controller.node.events.updateReported { $0.appearance = .disappeared }
           }
         }
@@ -231,9 +235,9 @@ extension ViewController {
     // Top first: each presenter hears `dismissed` once what it presented left.
     let ended = TreeLock.withLock(node) {
       (held: LinkSection) -> [(presented: ControllerID, presenter: ControllerNode, style: PresentationStyle)] in
-      plan.chain[plan.chain.count - 1].node._isBeingDismissed = false
+      plan.chain[plan.chain.count - 1].node[held].isBeingDismissed = false
       return plan.chain.reversed().compactMap { presented in
-        presented.node._endPresentation().map { (presented.node.id, $0.presenter, $0.style) }
+        presented.node.endPresentation(held).map { (presented.node.id, $0.presenter, $0.style) }
       }
     }
     for entry in ended {
@@ -247,12 +251,12 @@ extension ViewController {
   /// Under the link lock: the controllers in this controller's tree
   /// (containment only: itself first if `includingSelf`, then its
   /// descendants in preorder) that present something.
-  nonisolated func _presenters(includingSelf: Bool) -> [any ViewController] {
-    var found: [any ViewController] = includingSelf && node._presented != nil ? [self] : []
-    var stack = Array(node._children.reversed())
+  nonisolated func presenters(_ held: LinkSection, includingSelf: Bool) -> [any ViewController] {
+    var found: [any ViewController] = includingSelf && node[held].presented != nil ? [self] : []
+    var stack = Array(node[held].children.reversed())
     while let next = stack.popLast() {
-      if next.node._presented != nil { found.append(next) }
-      stack += next.node._children.reversed()
+      if next.node[held].presented != nil { found.append(next) }
+      stack += next.node[held].children.reversed()
     }
     return found
   }
@@ -262,13 +266,17 @@ extension ViewController {
   /// each dismisses before them. A chain member's layer that one of those
   /// presentations covers leaves with the chain: it is forgotten, so that
   /// their dismissal does not bring it back.
-  nonisolated static func _presentersInside(leaving chain: [any ViewController]) -> [any ViewController] {
-    let presenters = chain.reversed().flatMap { $0._presenters(includingSelf: false) }
+  nonisolated static func presentersInside(_ held: LinkSection, leaving chain: [any ViewController])
+    -> [any ViewController]
+  {
+    let presenters = chain.reversed().flatMap { $0.presenters(held, includingSelf: false) }
     for presenter in presenters {
-      guard let presented = presenter.node._presented, let owner = presented.node._coveredLayer?.view._owner else {
+      guard let presented = presenter.node[held].presented,
+        let owner = presented.node[held].coveredLayer?.view[held].owner
+      else {
         continue
       }
-      if chain.contains(where: { $0 === owner }) { presented.node._coveredLayer = nil }
+      if chain.contains(where: { $0 === owner }) { presented.node[held].coveredLayer = nil }
     }
     return presenters
   }
@@ -287,9 +295,9 @@ private struct DismissalPlan {
 extension View {
   /// Under the link lock: the window layer this view is shown in — its
   /// ancestor (or itself) directly under the window's root view.
-  func _layer(in window: Window) -> View? {
+  func layer(_ held: LinkSection, in window: Window) -> View? {
     var view = self
-    while let superview = view._superview {
+    while let superview = view[held].superview {
       if superview === window.rootView { return view }
       view = superview
     }

@@ -25,27 +25,29 @@ enum HookSupervision {
     if policy == .tearDownTree { return await tearDownTree(of: controller) }
     let isolation = TreeLock.withLock(controller.node) { (held: LinkSection) -> Isolation? in
       let node = controller.node
-      if node._isTornDown { return nil }
-      if let parent = node._parent { return .parent(parent) }
-      if let presenter = node._presenting { return .presenter(presenter) }
-      if let window = node._window, window._rootViewController === controller { return .window(window) }
+      if node[held].isTornDown { return nil }
+      if let parent = node[held].parent { return .parent(parent) }
+      if let presenter = node[held].presenting { return .presenter(presenter) }
+      if let window = node[held].window, window[held].rootViewController === controller { return .window(window) }
       return nil
     }
     switch isolation {
     case .parent(let parent):
       await request(on: .controller(parent)) { context in
         // It may have left meanwhile: then there is nothing to isolate it from.
-        guard TreeLock.withLock(controller.node, { held in controller.node._hasParent(parent) }) else { return }
+        guard TreeLock.withLock(controller.node, { held in controller.node.hasParent(held, parent) }) else { return }
         if let container = parent as? any FaultIsolating {
           try await container.isolate(controller, context: context)
         } else {
-          await controller._willMove(toParent: nil, in: context, asBody: true)
+          await controller.performWillMove(toParent: nil, in: context, asBody: true)
           try await parent.removeChild(controller, reason: .faulted, context: context)
         }
       }
     case .presenter(let presenter):
       await request(on: .controller(presenter)) { context in
-        guard TreeLock.withLock(presenter.node, { held in presenter.node._presented === controller }) else { return }
+        guard TreeLock.withLock(presenter.node, { held in presenter.node[held].presented === controller }) else {
+          return
+        }
         await presenter.runDismissal(animated: false, reason: .faulted, context: context)
       }
     case .window(let window):
@@ -69,8 +71,8 @@ enum HookSupervision {
   private static func tearDownTree(of controller: any ViewController) async {
     let (root, window) = TreeLock.withLock(controller.node) { (held: LinkSection) -> (any ViewController, Window?) in
       var root = controller
-      while let above = root.node._parent ?? root.node._presenting { root = above }
-      let window = root.node._window.flatMap { $0._rootViewController === root ? $0 : nil }
+      while let above = root.node[held].parent ?? root.node[held].presenting { root = above }
+      let window = root.node[held].window.flatMap { $0[held].rootViewController === root ? $0 : nil }
       return (root, window)
     }
     if let window { await window.tearDownInOrder() } else { await root.tearDown() }
@@ -92,5 +94,5 @@ extension ViewController {
   /// ``ContainmentEnvironment/hookDeadline`` (V1). A faulted controller gets
   /// no more hooks: each is skipped and reported as a `hookSkipped` event.
   /// A synchronous snapshot; it never suspends.
-  public nonisolated var isFaulted: Bool { TreeLock.withLock(node) { held in node._isFaulted } }
+  public nonisolated var isFaulted: Bool { TreeLock.withLock(node) { held in node[held].isFaulted } }
 }

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Each link domain counts the waiters whose controllers it guards (the
 /// count moves with them when a tree joins another domain, see
-/// ``TreeLock/_join(_:into:)``). A queue that becomes free reads its own
+/// ``TreeLock/join(_:_:into:)``). A queue that becomes free reads its own
 /// domain's count: while no waiter is in its tree, that is one atomic load,
 /// and the registry's lock is not taken. So the registry, one for the
 /// process, is shared only by trees that have waiters.
@@ -35,7 +35,7 @@ enum IdleWaiters {
   private static let state = Locked(State())
   /// Waiters parked or registering, in all trees.
   private static let waiting = Atomic<Int>(0)
-  /// Waiters per link domain (see ``counted(_:_:)``).
+  /// Waiters per link domain (see ``counted(_:_:_:)``).
   private static let waitingIn = DomainCounters(count: TreeLock.domains.count)
   /// Transactions dispatching the requests they deferred (after releasing
   /// their queue): until they are done, a deferred request may be about to
@@ -53,11 +53,11 @@ enum IdleWaiters {
           // Counted before the checks, like in its domain (see the type's notes).
           waiting.add(1, ordering: .sequentiallyConsistent)
           let idle = TreeLock.withLock(controller.node) { (held: LinkSection) -> Bool in
-            counted(controller, 1)
-            guard dispatchingDeferred.load(ordering: .sequentiallyConsistent) == 0, _isIdle(controller) else {
+            counted(held, controller, 1)
+            guard dispatchingDeferred.load(ordering: .sequentiallyConsistent) == 0, isIdle(held, controller) else {
               return false
             }
-            counted(controller, -1)
+            counted(held, controller, -1)
             return true
           }
           if idle {
@@ -72,7 +72,7 @@ enum IdleWaiters {
     } onCancel: {
       let waiter = state.withLock { state -> Waiter? in
         guard let waiter = state.waiters.cancel(id) else { return nil }
-        TreeLock.withLock(waiter.controller.node) { held in counted(waiter.controller, -1) }
+        TreeLock.withLock(waiter.controller.node) { held in counted(held, waiter.controller, -1) }
         waiting.subtract(1, ordering: .relaxed)
         return waiter
       }
@@ -104,15 +104,15 @@ enum IdleWaiters {
 
   /// With the lock of `domain` and the lock of `into` held, moving objects
   /// from one to the other: `count` waiters move with them.
-  static func _moved(_ count: Int, from domain: Int, into: Int) {
+  static func moved(_ held: LinkSection, _ count: Int, from domain: Int, into: Int) {
     waitingIn.add(count, to: into)
     waitingIn.add(-count, to: domain)
   }
 
   /// Under the lock of `controller`'s domain: counts (`delta` 1) or uncounts
   /// (-1) a waiter for it, on the controller and in its domain.
-  private static func counted(_ controller: any ViewController, _ delta: Int) {
-    controller.node._idleWaiters += delta
+  private static func counted(_ held: LinkSection, _ controller: any ViewController, _ delta: Int) {
+    controller.node[held].idleWaiters += delta
     waitingIn.add(delta, to: controller.node.linkDomain)
   }
 
@@ -125,8 +125,8 @@ enum IdleWaiters {
         let node = waiter.controller.node
         if let domain, node.linkDomain != domain { return false }
         return TreeLock.withLock(node) { (held: LinkSection) -> Bool in
-          guard _isIdle(waiter.controller) else { return false }
-          counted(waiter.controller, -1)
+          guard isIdle(held, waiter.controller) else { return false }
+          counted(held, waiter.controller, -1)
           return true
         }
       }
@@ -138,15 +138,15 @@ enum IdleWaiters {
 
   /// Under the link lock: no queue that can touch `controller`'s subtree is
   /// held or has requests waiting.
-  private static func _isIdle(_ controller: any ViewController) -> Bool {
+  private static func isIdle(_ held: LinkSection, _ controller: any ViewController) -> Bool {
     func free(_ queue: TransactionQueue) -> Bool { !queue.isHeld && queue.pendingCount == 0 }
-    for member in Teardown._stopOrder(from: controller) where !free(member.node.queue) { return false }
-    var ancestor = controller.node._treeParent
+    for member in Teardown.stopOrder(held, from: controller) where !free(member.node.queue) { return false }
+    var ancestor = controller.node[held].treeParent
     while let node = ancestor {
       if !free(node.queue) { return false }
-      ancestor = node._treeParent
+      ancestor = node[held].treeParent
     }
-    if let window = controller.node._hostingWindow(), !free(window.queue) { return false }
+    if let window = controller.node.hostingWindow(held), !free(window.queue) { return false }
     return true
   }
 }

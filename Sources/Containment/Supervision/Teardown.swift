@@ -6,13 +6,13 @@ enum Teardown {
   /// controller it presents, which counts as below its presenter) in stop
   /// order: leaves first, siblings in reverse `children` order, each
   /// controller after everything below it — the reverse of a preorder walk.
-  static func _stopOrder(from root: any ViewController) -> [any ViewController] {
+  static func stopOrder(_ held: LinkSection, from root: any ViewController) -> [any ViewController] {
     var preorder: [any ViewController] = []
     var stack: [any ViewController] = [root]
     while let next = stack.popLast() {
       preorder.append(next)
-      if let presented = next.node._presented { stack.append(presented) }
-      stack.append(contentsOf: next.node._children.reversed())
+      if let presented = next.node[held].presented { stack.append(presented) }
+      stack.append(contentsOf: next.node[held].children.reversed())
     }
     return preorder.reversed()
   }

@@ -40,7 +40,7 @@ extension Window {
   /// tree of its own.
   private static func tearDownUnshown(_ root: any ViewController) async {
     let own = TreeLock.withLock(root.node) { held in
-      root.node._parent == nil && root.node._presenting == nil && root.node._window == nil
+      root.node[held].parent == nil && root.node[held].presenting == nil && root.node[held].window == nil
     }
     if own { await root.tearDown() }
   }

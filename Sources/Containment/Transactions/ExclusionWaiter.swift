@@ -32,7 +32,7 @@ extension ExclusionWaiter {
   /// `observed` the test observers this satisfies, to be resumed after the
   /// lock.
   func register(
-    _ continuation: UnsafeContinuation<ExclusionStep, Never>, with slot: HierarchySlot,
+    _ held: LinkSection, _ continuation: UnsafeContinuation<ExclusionStep, Never>, with slot: HierarchySlot,
     observed: inout [UnsafeContinuation<Void, Never>]
   ) -> Bool {
     // Checked with the registration, under the waiter's lock: a
@@ -45,14 +45,14 @@ extension ExclusionWaiter {
       return true
     }
     guard registered else { return false }
-    slot._state.waiters.append(self)
-    observed += slot._state.waiterObservers.takeSatisfied(by: slot._state.waiters.count)
+    slot[held].waiters.append(self)
+    observed += slot[held].waiterObservers.takeSatisfied(by: slot[held].waiters.count)
     return true
   }
 
-  /// Under the lock of the slot's domain (see ``HierarchySlot/_wakeAll()``):
+  /// Under the lock of the slot's domain (see ``HierarchySlot/wakeAll(_:)``):
   /// forgets its registration, returning its continuation.
-  func _woken() -> UnsafeContinuation<ExclusionStep, Never>? {
+  func woken(_ held: LinkSection) -> UnsafeContinuation<ExclusionStep, Never>? {
     state.withLock { state in
       state.slot = nil
       defer { state.continuation = nil }
@@ -67,17 +67,17 @@ extension ExclusionWaiter {
   /// waiters of trees this leaves idle (see
   /// ``TreeBusyMark/removeFromTrees()``), to be resumed after the lock.
   @discardableResult
-  func setPending(_ pending: Bool, on slot: HierarchySlot, tree: HierarchySlot? = nil)
+  func setPending(_ held: LinkSection, _ pending: Bool, on slot: HierarchySlot, tree: HierarchySlot? = nil)
     -> [UnsafeContinuation<ExclusionStep, Never>]
   {
     state.withLock { $0.isPending = pending }
     if pending {
-      slot._state.pending += 1
-      if let tree { mark.add(to: tree) }
+      slot[held].pending += 1
+      if let tree { mark.add(held, to: tree) }
       return []
     }
-    slot._state.pending -= 1
-    return mark.removeFromTrees()
+    slot[held].pending -= 1
+    return mark.removeFromTrees(held)
   }
 
   /// With no lock held (a cancellation handler): marks the waiter cancelled
@@ -104,7 +104,7 @@ extension ExclusionWaiter {
           return .some(state.continuation)
         }
         guard let continuation else { return .moved }
-        slot._state.waiters.removeAll { $0 === self }
+        slot[held].waiters.removeAll { $0 === self }
         return .done(continuation)
       }
       if case .done(let continuation) = outcome { return continuation }

@@ -10,7 +10,7 @@ extension Governor {
   }
 
   /// Its exclusion slot.
-  var _slot: HierarchySlot {
+  var slot: HierarchySlot {
     switch self {
     case .controller(let controller): controller.node.hierarchy
     case .window(let window): window.hierarchy
@@ -19,24 +19,24 @@ extension Governor {
 
   /// Under the link lock: the slot standing for this governor's whole tree
   /// (its hosting window's, else its root controller's). O(1), cached.
-  var _treeSlot: HierarchySlot {
+  func treeSlot(_ held: LinkSection) -> HierarchySlot {
     switch self {
-    case .controller(let controller): controller.node._position().treeSlot
+    case .controller(let controller): controller.node.position(held).treeSlot
     case .window(let window): window.hierarchy
     }
   }
 
   /// Under the link lock: the slots of every ancestor, nearest first, up to
   /// the hosting window.
-  func _ancestorSlots() -> [HierarchySlot] {
+  func ancestorSlots(_ held: LinkSection) -> [HierarchySlot] {
     guard case .controller(let controller) = self else { return [] }
     var slots: [HierarchySlot] = []
     var node = controller.node
-    while let parent = node._treeParent {
+    while let parent = node[held].treeParent {
       slots.append(parent.hierarchy)
       node = parent
     }
-    if let window = node._window { slots.append(window.hierarchy) }
+    if let window = node[held].window { slots.append(window.hierarchy) }
     return slots
   }
 }

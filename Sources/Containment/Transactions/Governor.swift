@@ -13,16 +13,16 @@ enum Governor: Sendable {
 
   /// Under the link lock: true if `self` governs `other` or one of its ancestors
   /// (a window is above every controller of the tree it hosts).
-  func _isAncestorOrSelf(of other: Governor) -> Bool {
+  func isAncestorOrSelf(_ held: LinkSection, of other: Governor) -> Bool {
     switch (self, other) {
     case (.window(let a), .window(let b)):
       return a === b
     case (.window(let window), .controller(let controller)):
-      return controller.node._hostingWindow() === window
+      return controller.node.hostingWindow(held) === window
     case (.controller, .window):
       return false
     case (.controller(let a), .controller(let b)):
-      return a.node._isAncestorOrSelf(of: b.node)
+      return a.node.isAncestorOrSelf(held, of: b.node)
     }
   }
 
@@ -32,12 +32,12 @@ enum Governor: Sendable {
   /// `didMove(toParent: nil)` has not been delivered yet. A nested request
   /// onto such a container would cut into that transaction (R2), so it is
   /// deferred. A window is never mid-change.
-  var _isMidChange: Bool {
+  func isMidChange(_ held: LinkSection) -> Bool {
     guard case .controller(let controller) = self else { return false }
     let node = controller.node
-    switch node._appearance.state {
+    switch node[held].appearance.state {
     case .appearing, .disappearing: return true
-    case .appeared, .disappeared: return _isInDeparture
+    case .appeared, .disappeared: return isInDeparture(held)
     }
   }
 
@@ -48,7 +48,7 @@ enum Governor: Sendable {
   /// hooks waits for its end (R2). A controller whose `viewDidLoad` this task
   /// is running does not count: children a container builds while its view
   /// loads are added before it appears, as in UIKit. O(depth).
-  func _engagingTransaction(in chain: [TransactionContext]) -> TransactionContext? {
+  func engagingTransaction(_ held: LinkSection, in chain: [TransactionContext]) -> TransactionContext? {
     guard case .controller(let controller) = self else { return nil }
     let loading = ViewLoading.current
     var current: ControllerNode? = controller.node
@@ -58,7 +58,7 @@ enum Governor: Sendable {
       {
         return engaged
       }
-      current = node._treeParent
+      current = node[held].treeParent
     }
     return nil
   }
@@ -67,12 +67,12 @@ enum Governor: Sendable {
   /// ancestor) was unlinked by a removal whose `didMove(toParent: nil)` has
   /// not been delivered yet. That removal runs on a container that is no
   /// longer above it, so walking its ancestors does not find it. O(depth).
-  var _isInDeparture: Bool {
+  func isInDeparture(_ held: LinkSection) -> Bool {
     guard case .controller(let controller) = self else { return false }
     var current: ControllerNode? = controller.node
     while let candidate = current {
-      if candidate._departure != nil { return true }
-      current = candidate._treeParent
+      if candidate[held].departure != nil { return true }
+      current = candidate[held].treeParent
     }
     return false
   }

@@ -66,12 +66,13 @@ enum HierarchyExclusion {
   /// Under the link lock: the slots of the controllers among `adopting` that
   /// are roots of trees of their own (a controller already linked somewhere
   /// is not adopted whole: linking it is refused or is a move).
-  static func _adoptedTrees(_ adopting: [any ViewController]) -> [HierarchySlot] {
+  static func adoptedTrees(_ held: LinkSection, _ adopting: [any ViewController]) -> [HierarchySlot] {
     adopting.compactMap { controller in
       let node = controller.node
       // A controller still in a removal, or torn down, is refused by the
       // transaction's own checks: no reason to wait for its tree.
-      guard node._parent == nil, node._presenting == nil, node._window == nil, node._departure == nil, !node._isTornDown
+      guard node[held].parent == nil, node[held].presenting == nil, node[held].window == nil,
+        node[held].departure == nil, !node[held].isTornDown
       else { return nil }
       return node.hierarchy
     }
@@ -79,17 +80,17 @@ enum HierarchyExclusion {
 
   /// Under the link lock: an adopted tree in which something runs, waits or
   /// is being adopted by another transaction.
-  private static func _busyAdoptedTree(_ adopted: [HierarchySlot]) -> HierarchySlot? {
-    adopted.first { !$0._state.treeMarks.isEmpty || $0._state.adoptions > 0 }
+  private static func busyAdoptedTree(_ held: LinkSection, _ adopted: [HierarchySlot]) -> HierarchySlot? {
+    adopted.first { !$0[held].treeMarks.isEmpty || $0[held].adoptions > 0 }
   }
 
   /// Under the link lock: makes every admission of `tree` counted in its
   /// ancestors' `activeBelow`, so that the slots tell the whole truth.
-  private static func _countAncestors(in tree: HierarchySlot) {
-    for mark in tree._state.treeMarks where mark.ancestors == nil {
+  private static func countAncestors(_ held: LinkSection, in tree: HierarchySlot) {
+    for mark in tree[held].treeMarks where mark.ancestors == nil {
       guard let governor = mark.governor else { continue }
-      let ancestors = governor._ancestorSlots()
-      for ancestor in ancestors { ancestor._state.activeBelow += 1 }
+      let ancestors = governor.ancestorSlots(held)
+      for ancestor in ancestors { ancestor[held].activeBelow += 1 }
       mark.ancestors = ancestors
     }
   }
@@ -107,17 +108,19 @@ enum HierarchyExclusion {
   /// (the parent removing a child, the presenter ending a presentation). So
   /// presenting, adding, dismissing or removing at any depth does not walk
   /// to the root.
-  static func _treeChanged(from old: HierarchySlot, to new: HierarchySlot, leaving: ControllerNode? = nil) {
-    guard old !== new, !old._state.treeMarks.isEmpty else { return }
-    let left = leaving?._treeParent
-    for mark in old._state.treeMarks where mark.ancestors == nil {
-      guard let governor = mark.governor, governor._treeSlot === old else { continue }
+  static func treeChanged(
+    _ held: LinkSection, from old: HierarchySlot, to new: HierarchySlot, leaving: ControllerNode? = nil
+  ) {
+    guard old !== new, !old[held].treeMarks.isEmpty else { return }
+    let left = leaving?[held].treeParent
+    for mark in old[held].treeMarks where mark.ancestors == nil {
+      guard let governor = mark.governor, governor.treeSlot(held) === old else { continue }
       if let left, case .controller(let controller) = governor, controller.node === left { continue }
-      let ancestors = governor._ancestorSlots()
-      for ancestor in ancestors { ancestor._state.activeBelow += 1 }
+      let ancestors = governor.ancestorSlots(held)
+      for ancestor in ancestors { ancestor[held].activeBelow += 1 }
       mark.ancestors = ancestors
     }
-    for mark in old._state.treeMarks { mark.add(to: new) }
+    for mark in old[held].treeMarks { mark.add(held, to: new) }
   }
 
   /// Admits a nested transaction (one started inside `chain`) only if it
@@ -128,18 +131,18 @@ enum HierarchyExclusion {
     -> Admission?
   {
     withLinks(of: governor, adopting, chain: chain) { (held: LinkSection) -> Admission? in
-      let adopted = _adoptedTrees(adopting)
-      if _busyAdoptedTree(adopted) != nil || governor._treeSlot._state.adoptions > 0 { return nil }
-      _countAncestors(in: governor._treeSlot)
-      let slot = governor._slot
-      let ancestors = governor._ancestorSlots()
+      let adopted = adoptedTrees(held, adopting)
+      if busyAdoptedTree(held, adopted) != nil || governor.treeSlot(held)[held].adoptions > 0 { return nil }
+      countAncestors(held, in: governor.treeSlot(held))
+      let slot = governor.slot
+      let ancestors = governor.ancestorSlots(held)
       for ancestor in ancestors {
-        let mine = chain.count { $0.governor._slot === ancestor }
-        if ancestor._state.running > mine { return nil }
+        let mine = chain.count { $0.governor.slot === ancestor }
+        if ancestor[held].running > mine { return nil }
       }
-      let mineBelow = chain.count { $0.governor._slot !== slot && governor._isAncestorOrSelf(of: $0.governor) }
-      if slot._state.activeBelow > mineBelow { return nil }
-      return admit(governor, tree: governor._treeSlot, ancestors: ancestors, adopted: adopted)
+      let mineBelow = chain.count { $0.governor.slot !== slot && governor.isAncestorOrSelf(held, of: $0.governor) }
+      if slot[held].activeBelow > mineBelow { return nil }
+      return admit(held, governor, tree: governor.treeSlot(held), ancestors: ancestors, adopted: adopted)
     }
   }
 
@@ -157,22 +160,22 @@ enum HierarchyExclusion {
     if let admission = withLinks(
       of: governor, adopting,
       { (held: LinkSection) -> Admission? in
-        let tree = governor._treeSlot
-        let adopted = _adoptedTrees(adopting)
-        guard _busyAdoptedTree(adopted) == nil, tree._state.adoptions == 0 else { return nil }
-        if tree._state.treeMarks.isEmpty {
+        let tree = governor.treeSlot(held)
+        let adopted = adoptedTrees(held, adopting)
+        guard busyAdoptedTree(held, adopted) == nil, tree[held].adoptions == 0 else { return nil }
+        if tree[held].treeMarks.isEmpty {
           // Nothing runs or waits anywhere in this tree: no walk to the root.
-          return admit(governor, tree: tree, ancestors: nil, adopted: adopted)
+          return admit(held, governor, tree: tree, ancestors: nil, adopted: adopted)
         }
-        if governor._isInDeparture { return nil }
-        _countAncestors(in: tree)
-        let ancestors = governor._ancestorSlots()
-        guard governor._slot._state.activeBelow == 0,
-          !ancestors.contains(where: { $0._state.running > 0 || $0._state.pending > 0 })
+        if governor.isInDeparture(held) { return nil }
+        countAncestors(held, in: tree)
+        let ancestors = governor.ancestorSlots(held)
+        guard governor.slot[held].activeBelow == 0,
+          !ancestors.contains(where: { $0[held].running > 0 || $0[held].pending > 0 })
         else {
           return nil
         }
-        return admit(governor, tree: tree, ancestors: ancestors, adopted: adopted)
+        return admit(held, governor, tree: tree, ancestors: ancestors, adopted: adopted)
       })
     {
       return admission
@@ -186,7 +189,7 @@ enum HierarchyExclusion {
       let woken = withLinks(of: governor, [], touching: [waiter.mark]) {
         (held: LinkSection) -> [UnsafeContinuation<ExclusionStep, Never>] in
         guard waiter.isPending else { return [] }
-        return waiter.setPending(false, on: governor._slot) + governor._slot._wakeIfIdle()
+        return waiter.setPending(held, false, on: governor.slot) + governor.slot.wakeIfIdle(held)
       }
       for continuation in woken { continuation.resume(returning: .retry) }
     }
@@ -200,12 +203,12 @@ enum HierarchyExclusion {
           let immediate = withLinks(of: governor, adopting, touching: [waiter.mark]) {
             (held: LinkSection) -> ExclusionStep? in
             if waiter.isCancelled { return .cancelled }
-            let tree = governor._treeSlot
-            let adopted = _adoptedTrees(adopting)
+            let tree = governor.treeSlot(held)
+            let adopted = adoptedTrees(held, adopting)
             // A tree this transaction adopts must be idle, and this one must
             // not be under adoption by another.
             func adoptionBlocker() -> HierarchySlot? {
-              _busyAdoptedTree(adopted) ?? (tree._state.adoptions > 0 ? tree : nil)
+              busyAdoptedTree(held, adopted) ?? (tree[held].adoptions > 0 ? tree : nil)
             }
             var busy = adoptionBlocker()
             if busy != nil, waiter.isPending {
@@ -213,36 +216,36 @@ enum HierarchyExclusion {
               // pending. Its pending mark may have been carried into the very
               // tree it would wait for (that tree left this one meanwhile),
               // and would keep that tree busy for ever.
-              woken += waiter.setPending(false, on: governor._slot) + governor._slot._wakeIfIdle()
+              woken += waiter.setPending(held, false, on: governor.slot) + governor.slot.wakeIfIdle(held)
               busy = adoptionBlocker()
             }
             if let busy {
-              return waiter.register(continuation, with: busy, observed: &observed) ? nil : .cancelled
+              return waiter.register(held, continuation, with: busy, observed: &observed) ? nil : .cancelled
             }
             // A removal that unlinked this subtree (or a part above it) is
             // still delivering its hooks, from a container no longer above it:
             // wait until it leaves this tree (its mark was carried here), not
             // pending meanwhile (its own mark would keep the tree busy).
-            if governor._isInDeparture, !tree._state.treeMarks.isEmpty {
+            if governor.isInDeparture(held), !tree[held].treeMarks.isEmpty {
               if waiter.isPending {
-                woken += waiter.setPending(false, on: governor._slot) + governor._slot._wakeIfIdle()
+                woken += waiter.setPending(held, false, on: governor.slot) + governor.slot.wakeIfIdle(held)
               }
-              if !tree._state.treeMarks.isEmpty {
-                return waiter.register(continuation, with: tree, observed: &observed) ? nil : .cancelled
+              if !tree[held].treeMarks.isEmpty {
+                return waiter.register(held, continuation, with: tree, observed: &observed) ? nil : .cancelled
               }
             }
-            _countAncestors(in: tree)
-            let slot = governor._slot
-            let ancestors = governor._ancestorSlots()
-            if let busy = ancestors.first(where: { $0._state.running > 0 || $0._state.pending > 0 }) {
-              return waiter.register(continuation, with: busy, observed: &observed) ? nil : .cancelled
+            countAncestors(held, in: tree)
+            let slot = governor.slot
+            let ancestors = governor.ancestorSlots(held)
+            if let busy = ancestors.first(where: { $0[held].running > 0 || $0[held].pending > 0 }) {
+              return waiter.register(held, continuation, with: busy, observed: &observed) ? nil : .cancelled
             }
-            if slot._state.activeBelow > 0 {
-              if !waiter.isPending { waiter.setPending(true, on: slot, tree: tree) }
-              return waiter.register(continuation, with: slot, observed: &observed) ? nil : .cancelled
+            if slot[held].activeBelow > 0 {
+              if !waiter.isPending { waiter.setPending(held, true, on: slot, tree: tree) }
+              return waiter.register(held, continuation, with: slot, observed: &observed) ? nil : .cancelled
             }
-            if waiter.isPending { woken += waiter.setPending(false, on: slot) }
-            return .admitted(admit(governor, tree: tree, ancestors: ancestors, adopted: adopted))
+            if waiter.isPending { woken += waiter.setPending(held, false, on: slot) }
+            return .admitted(admit(held, governor, tree: tree, ancestors: ancestors, adopted: adopted))
           }
           if let immediate { continuation.resume(returning: immediate) }
           for other in woken { other.resume(returning: .retry) }
@@ -263,36 +266,39 @@ enum HierarchyExclusion {
   /// Under the link lock, with `ancestors` read in the same critical section
   /// (nil: the tree is idle, they are counted later if needed).
   private static func admit(
-    _ governor: Governor, tree: HierarchySlot, ancestors: [HierarchySlot]?, adopted: [HierarchySlot]
+    _ held: LinkSection, _ governor: Governor, tree: HierarchySlot, ancestors: [HierarchySlot]?,
+    adopted: [HierarchySlot]
   ) -> Admission {
-    let slot = governor._slot
-    slot._state.running += 1
+    let slot = governor.slot
+    slot[held].running += 1
     if let ancestors {
-      for ancestor in ancestors { ancestor._state.activeBelow += 1 }
+      for ancestor in ancestors { ancestor[held].activeBelow += 1 }
     }
     let mark = TreeBusyMark(governor: governor, ancestors: ancestors, tree: tree)
-    tree._state.treeMarks.append(mark)
-    for root in adopted { root._state.adoptions += 1 }
+    tree[held].treeMarks.append(mark)
+    for root in adopted { root[held].adoptions += 1 }
     return Admission(slot: slot, mark: mark, adopted: adopted)
   }
 
   static func leave(_ admission: Admission) {
     let mark = admission.mark
-    func end(taken: (trees: SlotList, ancestors: [HierarchySlot]?)) -> [UnsafeContinuation<ExclusionStep, Never>] {
+    func end(_ held: LinkSection, taken: (trees: SlotList, ancestors: [HierarchySlot]?)) -> [UnsafeContinuation<
+      ExclusionStep, Never
+    >] {
       var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
-      admission.slot._state.running -= 1
+      admission.slot[held].running -= 1
       for root in admission.adopted {
-        root._state.adoptions -= 1
+        root[held].adoptions -= 1
         // Transactions of that tree waiting while it was being adopted.
-        if root._state.adoptions == 0 { woken += root._wakeAll() }
+        if root[held].adoptions == 0 { woken += root.wakeAll(held) }
       }
       let ancestors = taken.ancestors ?? []
       // Transactions waiting for a tree this one leaves idle, to adopt it.
-      woken += mark._removeFrom(taken.trees)
-      if admission.slot._state.running == 0 { woken += admission.slot._wakeAll() }
+      woken += mark.removeFrom(held, taken.trees)
+      if admission.slot[held].running == 0 { woken += admission.slot.wakeAll(held) }
       for ancestor in ancestors {
-        ancestor._state.activeBelow -= 1
-        if ancestor._state.activeBelow == 0 { woken += ancestor._wakeAll() }
+        ancestor[held].activeBelow -= 1
+        if ancestor[held].activeBelow == 0 { woken += ancestor.wakeAll(held) }
       }
       return woken
     }
@@ -304,11 +310,11 @@ enum HierarchyExclusion {
         guard admission.adopted.allSatisfy({ $0.linkDomain == domain }), let taken = mark.take(ifAllIn: domain) else {
           return nil
         }
-        return end(taken: taken)
+        return end(held, taken: taken)
       }
       // Its mark may be in trees of other domains by now (see
       // ``TreeBusyMark``); the trees it adopted are in theirs until linked.
-      ?? withLinks([admission.slot] + admission.adopted, touching: [mark]) { held in end(taken: mark.take()) }
+      ?? withLinks([admission.slot] + admission.adopted, touching: [mark]) { held in end(held, taken: mark.take()) }
     // Woken waiters check again (they may find another reason to wait).
     for continuation in woken { continuation.resume(returning: .retry) }
   }

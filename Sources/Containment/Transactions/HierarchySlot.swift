@@ -13,7 +13,7 @@ import Synchronization
 /// trees (R5).
 final class HierarchySlot: @unchecked Sendable {
   /// The link domain of the slot's controller or window, which guards the
-  /// state below: a copy of theirs, moved with it (``TreeLock/_join(_:into:)``).
+  /// state below: a copy of theirs, moved with it (``TreeLock/join(_:_:into:)``).
   let domain: Atomic<Int>
 
   struct State {
@@ -41,35 +41,19 @@ final class HierarchySlot: @unchecked Sendable {
     /// (`waiters(atLeast:)`).
     var waiterObservers = CountObservers()
   }
-  // Release builds skip Swift's dynamic exclusivity checks here, as for a
-  // controller's links (see `ControllerNode.links`).
+  // Release builds skip Swift's dynamic exclusivity checks (`Guarded`).
   #if DEBUG
-    private var state = State()
+    var guarded = Guarded(State())
   #else
-    @exclusivity(unchecked) private var state = State()
+    @exclusivity(unchecked) var guarded = Guarded(State())
   #endif
 
   init(domain: Int) {
     self.domain = Atomic(domain)
   }
-
-  // MARK: Guarded by TreeLock
-
-  /// The state; only with the lock of this slot's domain held (checked in
-  /// debug builds).
-  var _state: State {
-    _read {
-      TreeLock.assertHeld(self)
-      yield state
-    }
-    _modify {
-      TreeLock.assertHeld(self)
-      yield &state
-    }
-  }
 }
 
-extension HierarchySlot: LinkGuarded {
+extension HierarchySlot: LinkGuardedState {
   var linkDomain: Int { domain.load(ordering: .relaxed) }
 }
 
@@ -77,15 +61,15 @@ extension HierarchySlot {
   /// Under the link lock: if nothing runs or waits as pending here any more,
   /// unregisters the transactions below that waited for that, returning their
   /// continuations.
-  func _wakeIfIdle() -> [UnsafeContinuation<ExclusionStep, Never>] {
-    _state.pending == 0 && _state.running == 0 ? _wakeAll() : []
+  func wakeIfIdle(_ held: LinkSection) -> [UnsafeContinuation<ExclusionStep, Never>] {
+    self[held].pending == 0 && self[held].running == 0 ? wakeAll(held) : []
   }
 
   /// Under the link lock: unregisters every waiter, returning their continuations.
-  func _wakeAll() -> [UnsafeContinuation<ExclusionStep, Never>] {
-    if _state.waiters.isEmpty { return [] }
-    let all = _state.waiters
-    _state.waiters.removeAll()
-    return all.compactMap { $0._woken() }
+  func wakeAll(_ held: LinkSection) -> [UnsafeContinuation<ExclusionStep, Never>] {
+    if self[held].waiters.isEmpty { return [] }
+    let all = self[held].waiters
+    self[held].waiters.removeAll()
+    return all.compactMap { $0.woken(held) }
   }
 }

@@ -93,9 +93,9 @@ enum Transaction {
       ? nil
       : TreeLock.withLock([governor.member] + chain.map(\.governor.member)) {
         (held: LinkSection) -> TransactionContext? in
-        if let inside = chain.first(where: { governor._isAncestorOrSelf(of: $0.governor) }) { return inside }
-        if let engaged = governor._engagingTransaction(in: chain) { return engaged }
-        return governor._isMidChange ? chain.first : nil
+        if let inside = chain.first(where: { governor.isAncestorOrSelf(held, of: $0.governor) }) { return inside }
+        if let engaged = governor.engagingTransaction(held, in: chain) { return engaged }
+        return governor.isMidChange(held) ? chain.first : nil
       }
     if let below {
       below.deferUntilEnd {

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// It is held by the tree slot of every tree it has belonged to since: when
 /// a tree merges into another or a subtree leaves, the marks of the old tree
-/// are added to the new one (``HierarchyExclusion/_treeChanged(from:to:)``),
+/// are added to the new one (``HierarchyExclusion/treeChanged(_:from:to:)``),
 /// so no tree ever looks idle while a transaction that may overlap runs.
 /// Those trees may have different link domains by the time it ends (a
 /// subtree that left joins another tree), so the mark's own fields have a
@@ -86,29 +86,29 @@ struct TreeBusyMark: Sendable {
   }
 
   /// With the domain of `tree` held, and of one of its trees if it has any.
-  func add(to tree: HierarchySlot) {
+  func add(_ held: LinkSection, to tree: HierarchySlot) {
     let added = state.withLock { state in
       guard !state.trees.contains(where: { $0 === tree }) else { return false }
       state.trees.append(tree)
       return true
     }
-    if added { tree._state.treeMarks.append(self) }
+    if added { tree[held].treeMarks.append(self) }
   }
 
   /// With the domains of all its trees held: removes the mark from every
   /// tree that holds it. Returns the waiters of the trees left idle: a
   /// transaction waiting to adopt one of them must check again.
-  func removeFromTrees() -> [UnsafeContinuation<ExclusionStep, Never>] {
-    _removeFrom(take().trees)
+  func removeFromTrees(_ held: LinkSection) -> [UnsafeContinuation<ExclusionStep, Never>] {
+    removeFrom(held, take().trees)
   }
 
   /// With the domains of `trees` held: removes the mark from the trees it
   /// was taken from (``take()``), returning the waiters of the trees left idle.
-  func _removeFrom(_ trees: SlotList) -> [UnsafeContinuation<ExclusionStep, Never>] {
+  func removeFrom(_ held: LinkSection, _ trees: SlotList) -> [UnsafeContinuation<ExclusionStep, Never>] {
     var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
     for tree in trees {
-      tree._state.treeMarks.removeAll { $0 === self }
-      if tree._state.treeMarks.isEmpty { woken += tree._wakeAll() }
+      tree[held].treeMarks.removeAll { $0 === self }
+      if tree[held].treeMarks.isEmpty { woken += tree.wakeAll(held) }
     }
     return woken
   }

@@ -53,30 +53,30 @@ extension ViewController {
     animations: (@Sendable () async -> Void)?,
     context: TransactionContext
   ) async throws -> TransitionOutcome {
-    try TreeLock.withLock([node, from.node, to.node]) { held in try _validateTransition(from: from, to: to) }
+    try TreeLock.withLock([node, from.node, to.node]) { held in try validateTransition(held, from: from, to: to) }
     let toView = await to.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: animated)
     let environment = try TreeLock.withLock([node, from.node, to.node, toView]) {
       (held: LinkSection) -> ContainmentEnvironment in
-      try _validateTransition(from: from, to: to)
-      guard let fromView = from.node._view, let superview = fromView._superview else {
+      try validateTransition(held, from: from, to: to)
+      guard let fromView = from.node[held].view, let superview = fromView[held].superview else {
         throw ContainmentError.viewNotInstalled(from.node.id)
       }
-      toView._frame = fromView._frame
-      let index = superview._subviews.firstIndex { $0 === fromView }.map { $0 + 1 }
-      superview._link(toView, at: index)
-      if shouldAutomaticallyForwardAppearanceMethods, fromView._window() != nil {
-        pass._beginForwarding(from: from, isAppearing: false)
-        pass._beginForwarding(from: to, isAppearing: true)
+      toView[held].frame = fromView[held].frame
+      let index = superview[held].subviews.firstIndex { $0 === fromView }.map { $0 + 1 }
+      superview.link(held, toView, at: index)
+      if shouldAutomaticallyForwardAppearanceMethods, fromView.window(held) != nil {
+        pass.beginForwarding(held, from: from, isAppearing: false)
+        pass.beginForwarding(held, from: to, isAppearing: true)
       }
-      return node._resolvedEnvironment()
+      return node.resolvedEnvironment(held)
     }
     node.emit(.transitionBegan(from: from.node.id, to: to.node.id, options: options), transaction: context.id)
     await pass.deliverWill(in: context)
     await pass.deliverIsAppearing(in: context)
     let interrupted = await Self.animate(
       for: duration, on: environment, animations: animations, of: self, bodyOf: context)
-    TreeLock.withLock(node) { held in from.node._view?._unlink() }
+    TreeLock.withLock(node) { held in from.node[held].view?.unlink(held) }
     await pass.deliverDid(in: context)
     let outcome: TransitionOutcome = interrupted || Task.isCancelled ? .interrupted : .completed
     node.emit(.transitionEnded(from: from.node.id, to: to.node.id, outcome: outcome), transaction: context.id)
@@ -84,16 +84,18 @@ extension ViewController {
   }
 
   /// Under the link lock: T1.
-  nonisolated func _validateTransition(from: any ViewController, to: any ViewController) throws {
-    if node._isTornDown { throw ContainmentError.tornDown(node.id) }
-    for child in [from, to] where !child.node._hasParent(self) {
+  nonisolated func validateTransition(_ held: LinkSection, from: any ViewController, to: any ViewController) throws {
+    if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+    for child in [from, to] where !child.node.hasParent(held, self) {
       throw ContainmentError.notAChild(child: child.node.id, parent: node.id)
     }
     if from === to { throw ContainmentError.sameController(from.node.id) }
-    guard let fromView = from.node._view, fromView._superview != nil else {
+    guard let fromView = from.node[held].view, fromView[held].superview != nil else {
       throw ContainmentError.viewNotInstalled(from.node.id)
     }
-    if let toView = to.node._view, toView._superview != nil { throw ContainmentError.viewAlreadyInstalled(to.node.id) }
+    if let toView = to.node[held].view, toView[held].superview != nil {
+      throw ContainmentError.viewAlreadyInstalled(to.node.id)
+    }
   }
 
   /// Runs `animations` (`owner`'s user code, through the ``Gateway``, as

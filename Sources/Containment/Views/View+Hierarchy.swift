@@ -24,24 +24,26 @@ extension View {
 
   /// Like ``addSubview(_:)``, at `index` in ``subviews`` (clamped).
   public func insertSubview(_ subview: View, at index: Int?) async throws {
-    guard let governor = TreeLock.withLock(self, subview, { held in _governor() ?? subview._superview?._governor() })
+    guard
+      let governor = TreeLock.withLock(
+        self, subview, { held in governor(held) ?? subview[held].superview?.governor(held) })
     else {
       try TreeLock.withLock(self, subview) { held in
-        try _validateInsert(subview, governor: nil)
-        _link(subview, at: index)
+        try validateInsert(held, subview, governor: nil)
+        link(held, subview, at: index)
       }
       return
     }
     try await Transaction.perform(on: governor) { context in
       var pass = AppearancePass(animated: false)
       try TreeLock.withLock([self, subview, governor.member]) { held in
-        try self._validateInsert(subview, governor: governor)
-        let wasInWindow = subview._window() != nil
-        let willBeInWindow = self._window() != nil
+        try self.validateInsert(held, subview, governor: governor)
+        let wasInWindow = subview.window(held) != nil
+        let willBeInWindow = self.window(held) != nil
         if wasInWindow != willBeInWindow {
-          pass._begin(AppearancePass._forwardingTargets(in: subview), isAppearing: willBeInWindow)
+          pass.begin(held, AppearancePass.forwardingTargets(held, in: subview), isAppearing: willBeInWindow)
         }
-        self._link(subview, at: index)
+        self.link(held, subview, at: index)
       }
       await pass.deliverAll(in: context)
     }
@@ -55,65 +57,65 @@ extension View {
   /// torn down, ``ContainmentError/windowTornDown`` for a torn-down window's
   /// own view; then nothing changed.
   public func removeFromSuperview() async throws {
-    guard let governor = TreeLock.withLock(self, { held in _superview?._governor() }) else {
-      TreeLock.withLock(self) { held in _unlink() }
+    guard let governor = TreeLock.withLock(self, { held in self[held].superview?.governor(held) }) else {
+      TreeLock.withLock(self) { held in unlink(held) }
       return
     }
     try await Transaction.perform(on: governor) { context in
       var pass = AppearancePass(animated: false)
       try TreeLock.withLock(self, governor.member) { held in
-        guard self._superview != nil else { return }
-        try self._validateNotTornDown(governor: governor)
-        if self._window() != nil {
-          pass._begin(AppearancePass._forwardingTargets(in: self), isAppearing: false)
+        guard self[held].superview != nil else { return }
+        try self.validateNotTornDown(held, governor: governor)
+        if self.window(held) != nil {
+          pass.begin(held, AppearancePass.forwardingTargets(held, in: self), isAppearing: false)
         }
-        self._unlink()
+        self.unlink(held)
       }
       await pass.deliverAll(in: context)
     }
   }
 
   /// Under the link lock: who serializes changes below this view.
-  func _governor() -> Governor? {
-    if let controller = _governingController() { return .controller(controller) }
-    if let window = _window() { return .window(window) }
+  func governor(_ held: LinkSection) -> Governor? {
+    if let controller = governingController(held) { return .controller(controller) }
+    if let window = window(held) { return .window(window) }
     return nil
   }
 
   /// Under the link lock: the checks of removing this view (or adding it)
   /// under `governor` on a torn-down tree, the view's own controllers first.
-  func _validateNotTornDown(governor: Governor?) throws {
-    for (_, controller) in _topOwnedViews() where controller.node._isTornDown {
+  func validateNotTornDown(_ held: LinkSection, governor: Governor?) throws {
+    for (_, controller) in topOwnedViews(held) where controller.node[held].isTornDown {
       throw ContainmentError.tornDown(controller.node.id)
     }
     switch governor {
-    case .controller(let container)? where container.node._isTornDown:
+    case .controller(let container)? where container.node[held].isTornDown:
       throw ContainmentError.tornDown(container.node.id)
-    case .window(let window)? where window._isTornDown:
+    case .window(let window)? where window[held].isTornDown:
       throw ContainmentError.windowTornDown
     default:
       break
     }
   }
 
-  func _validateInsert(_ subview: View, governor: Governor?) throws {
-    if subview._isAncestorOrSelf(of: self) { throw ContainmentError.viewHierarchyCycle }
-    try subview._validateNotTornDown(governor: governor)
-    let owned = subview._topOwnedViews()
+  func validateInsert(_ held: LinkSection, _ subview: View, governor: Governor?) throws {
+    if subview.isAncestorOrSelf(held, of: self) { throw ContainmentError.viewHierarchyCycle }
+    try subview.validateNotTornDown(held, governor: governor)
+    let owned = subview.topOwnedViews(held)
     guard !owned.isEmpty else { return }
     for (_, controller) in owned {
       switch governor {
       case .controller(let container)?:
-        guard controller.node._hasParent(container) else { throw ContainmentError.foreignView }
+        guard controller.node.hasParent(held, container) else { throw ContainmentError.foreignView }
       case .window(let window)?:
-        guard window._rootViewController === controller else { throw ContainmentError.foreignView }
+        guard window[held].rootViewController === controller else { throw ContainmentError.foreignView }
       case nil:
         // A detached view may hold a controller's view only while being built
         // by that controller's parent; it is checked again when attached.
         break
       }
     }
-    if let oldGovernor = subview._superview?._governor(), let governor, !oldGovernor.isSame(as: governor) {
+    if let oldGovernor = subview[held].superview?.governor(held), let governor, !oldGovernor.isSame(as: governor) {
       throw ContainmentError.foreignView
     }
   }

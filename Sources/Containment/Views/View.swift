@@ -20,8 +20,8 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
 
   // MARK: Guarded by TreeLock
 
-  /// The links and geometry a link domain guards; reached through
-  /// ``_links`` (checked in debug builds) or the accessors below.
+  /// The links and geometry a link domain guards; reached only inside a
+  /// ``TreeLock`` section (`view[held]`).
   struct Links {
     var frame: Rect
     var superviewLink: BackLink<View>?
@@ -47,68 +47,25 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
       set { ownerLink = newValue.map(ControllerBackLink.init) }
     }
   }
-  // Release builds skip Swift's dynamic exclusivity checks here, as for a
-  // controller's links (see `ControllerNode.links`).
+  // Release builds skip Swift's dynamic exclusivity checks (`Guarded`).
   #if DEBUG
-    private var links: Links
+    var guarded: Guarded<Links>
   #else
-    @exclusivity(unchecked) private var links: Links
+    @exclusivity(unchecked) var guarded: Guarded<Links>
   #endif
 
-  /// The guarded state; only with the lock of this view's domain held.
-  var _links: Links {
-    _read {
-      TreeLock.assertHeld(self)
-      yield links
-    }
-    _modify {
-      TreeLock.assertHeld(self)
-      yield &links
-    }
+  func hasSuperview(_ held: LinkSection, _ view: View) -> Bool {
+    self[held].superviewLink?.refers(to: view) ?? false
   }
-  var _frame: Rect {
-    _read { yield _links.frame }
-    _modify { yield &_links.frame }
-  }
-  var _superview: View? {
-    get { _links.superview }
-    set { _links.superview = newValue }
-  }
-  var _subviews: [View] {
-    _read { yield _links.subviews }
-    _modify { yield &_links.subviews }
-  }
-  var _hostWindow: Window? {
-    get { _links.hostWindow }
-    set { _links.hostWindow = newValue }
-  }
-  /// Under the link lock: whether `view` is this view's superview, without
-  /// retaining either.
-  func _hasSuperview(_ view: View) -> Bool {
-    _links.superviewLink?.refers(to: view) ?? false
-  }
-  var _owner: (any ViewController)? {
-    get { _links.owner }
-    set { _links.owner = newValue }
-  }
-  var _constraints: [LayoutConstraint<ObjectIdentifier>] {
-    _read { yield _links.constraints }
-    _modify { yield &_links.constraints }
-  }
-  var _isHidden: Bool {
-    _read { yield _links.isHidden }
-    _modify { yield &_links.isHidden }
-  }
-
   /// Creates a detached view.
   public init(frame: Rect = .zero, label: String = "view") {
-    self.links = Links(frame: frame)
+    self.guarded = Guarded(Links(frame: frame))
     self.label = label
   }
 
   deinit {
     // A deep view hierarchy is released without recursing once per level.
-    IterativeRelease.release(&links.subviews)
+    IterativeRelease.release(&guarded.releasing.subviews)
   }
 
   /// A readable description.
@@ -116,48 +73,50 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
 
   /// The frame, in the superview's coordinate space.
   public var frame: Rect {
-    get { TreeLock.withLock(self) { held in _frame } }
-    set { TreeLock.withLock(self) { held in _frame = newValue } }
+    get { TreeLock.withLock(self) { held in self[held].frame } }
+    set { TreeLock.withLock(self) { held in self[held].frame = newValue } }
   }
 
   /// The view's own coordinate space: origin zero, the frame's size.
   public var bounds: Rect {
-    TreeLock.withLock(self) { held in Rect(x: 0, y: 0, width: _frame.width, height: _frame.height) }
+    TreeLock.withLock(self) { held in Rect(x: 0, y: 0, width: self[held].frame.width, height: self[held].frame.height) }
   }
 
   /// Whether the view is hidden. Hiding does not cause appearance hooks.
   public var isHidden: Bool {
-    get { TreeLock.withLock(self) { held in _isHidden } }
-    set { TreeLock.withLock(self) { held in _isHidden = newValue } }
+    get { TreeLock.withLock(self) { held in self[held].isHidden } }
+    set { TreeLock.withLock(self) { held in self[held].isHidden = newValue } }
   }
 
   /// The superview, or nil. Never keeps the superview alive.
-  public var superview: View? { TreeLock.withLock(self) { held in _superview } }
+  public var superview: View? { TreeLock.withLock(self) { held in self[held].superview } }
 
   /// The subviews, back to front.
-  public var subviews: [View] { TreeLock.withLock(self) { held in _subviews } }
+  public var subviews: [View] { TreeLock.withLock(self) { held in self[held].subviews } }
 
   /// The window this view is in, or nil when it is off screen.
-  public var window: Window? { TreeLock.withLock(self) { held in _window() } }
+  public var window: Window? { TreeLock.withLock(self) { held in window(held) } }
 
   /// True if `self` is `view` or one of its ancestors.
   public func isAncestor(of view: View) -> Bool {
-    TreeLock.withLock(self, view) { held in _isAncestorOrSelf(of: view) }
+    TreeLock.withLock(self, view) { held in isAncestorOrSelf(held, of: view) }
   }
 
   // MARK: Constraints
 
   /// The constraints installed on this view (each relates views of its subtree).
-  public var constraints: [LayoutConstraint<ObjectIdentifier>] { TreeLock.withLock(self) { held in _constraints } }
+  public var constraints: [LayoutConstraint<ObjectIdentifier>] {
+    TreeLock.withLock(self) { held in self[held].constraints }
+  }
 
   /// Installs constraints; they take effect at the next ``layoutIfNeeded()``.
   public func addConstraints(_ constraints: [LayoutConstraint<ObjectIdentifier>]) {
-    TreeLock.withLock(self) { held in _constraints.append(contentsOf: constraints) }
+    TreeLock.withLock(self) { held in self[held].constraints.append(contentsOf: constraints) }
   }
 
   /// Removes every constraint installed on this view.
   public func removeAllConstraints() {
-    TreeLock.withLock(self) { held in _constraints.removeAll() }
+    TreeLock.withLock(self) { held in self[held].constraints.removeAll() }
   }
 
   /// Resolves the constraints installed in this view's subtree and assigns the
@@ -172,14 +131,14 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
       func visit(_ view: View, superview: View?) {
         let id = ObjectIdentifier(view)
         byID[id] = view
-        nodes[id] = .init(superview: superview.map(ObjectIdentifier.init), frame: view._frame)
-        constraints.append(contentsOf: view._constraints)
-        for subview in view._subviews { visit(subview, superview: view) }
+        nodes[id] = .init(superview: superview.map(ObjectIdentifier.init), frame: view[held].frame)
+        constraints.append(contentsOf: view[held].constraints)
+        for subview in view[held].subviews { visit(subview, superview: view) }
       }
       visit(self, superview: nil)
       let result = LayoutSolver<ObjectIdentifier>().solve(nodes: nodes, constraints: constraints)
       for (id, frame) in result.frames where id != ObjectIdentifier(self) {
-        byID[id]?._frame = frame
+        byID[id]?[held].frame = frame
       }
       return result.unsatisfied
     }
@@ -187,71 +146,71 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
 
   // MARK: Lock-held helpers
 
-  func _window() -> Window? {
+  func window(_ held: LinkSection) -> Window? {
     var view = self
-    while let superview = view._superview { view = superview }
-    return view._hostWindow
+    while let superview = view[held].superview { view = superview }
+    return view[held].hostWindow
   }
 
-  func _isAncestorOrSelf(of other: View) -> Bool {
+  func isAncestorOrSelf(_ held: LinkSection, of other: View) -> Bool {
     var view: View? = other
     while let current = view {
       if current === self { return true }
-      view = current._superview
+      view = current[held].superview
     }
     return false
   }
 
   /// The nearest controller whose root view is `self` or an ancestor of it.
-  func _governingController() -> (any ViewController)? {
+  func governingController(_ held: LinkSection) -> (any ViewController)? {
     var view: View? = self
     while let current = view {
-      if let owner = current._owner { return owner }
-      view = current._superview
+      if let owner = current[held].owner { return owner }
+      view = current[held].superview
     }
     return nil
   }
 
   /// The topmost controller-owned views inside this subtree (self included),
   /// in depth-first order; their own subtrees are not searched further.
-  func _topOwnedViews() -> [(View, any ViewController)] {
+  func topOwnedViews(_ held: LinkSection) -> [(View, any ViewController)] {
     var result: [(View, any ViewController)] = []
     var stack: [View] = [self]
     while let view = stack.popLast() {
-      if let owner = view._owner {
+      if let owner = view[held].owner {
         result.append((view, owner))
       } else {
-        stack.append(contentsOf: view._subviews.reversed())
+        stack.append(contentsOf: view[held].subviews.reversed())
       }
     }
     return result
   }
 
-  func _link(_ subview: View, at index: Int? = nil) {
-    if let old = subview._superview { old._removeSubview(subview) }
-    TreeLock._join(subview, into: linkDomain)
-    subview._superview = self
-    if let index, index < _subviews.count {
-      _subviews.insert(subview, at: max(0, index))
+  func link(_ held: LinkSection, _ subview: View, at index: Int? = nil) {
+    if let old = subview[held].superview { old.removeSubview(held, subview) }
+    TreeLock.join(held, subview, into: linkDomain)
+    subview[held].superview = self
+    if let index, index < self[held].subviews.count {
+      self[held].subviews.insert(subview, at: max(0, index))
     } else {
-      _subviews.append(subview)
+      self[held].subviews.append(subview)
     }
   }
 
-  func _unlink() {
-    guard let superview = _superview else { return }
-    superview._removeSubview(self)
-    _superview = nil
+  func unlink(_ held: LinkSection) {
+    guard let superview = self[held].superview else { return }
+    superview.removeSubview(held, self)
+    self[held].superview = nil
   }
 
   /// Removes `subview` from the subviews, searching from the front-most
   /// one: views come and go mostly at the front, so this does not grow
   /// with the number of siblings behind them.
-  private func _removeSubview(_ subview: View) {
-    if let index = _subviews.lastIndex(where: { $0 === subview }) { _subviews.remove(at: index) }
+  private func removeSubview(_ held: LinkSection, _ subview: View) {
+    if let index = self[held].subviews.lastIndex(where: { $0 === subview }) { self[held].subviews.remove(at: index) }
   }
 }
 
-extension View: LinkGuarded {
+extension View: LinkGuardedState {
   var linkDomain: Int { domain.load(ordering: .relaxed) }
 }

@@ -30,49 +30,20 @@ public final class Window: @unchecked Sendable {
 
   // MARK: Guarded by TreeLock
 
-  /// The state a link domain guards; reached through ``_links`` (checked in
-  /// debug builds) or the accessors below.
+  /// The state a link domain guards; reached only inside a ``TreeLock``
+  /// section (`window[held]`).
   struct Links {
     var environment: ContainmentEnvironment
     var traits: TraitCollection
     var rootViewController: (any ViewController)?
     var isTornDown = false
   }
-  // Release builds skip Swift's dynamic exclusivity checks here, as for a
-  // controller's links (see `ControllerNode.links`).
+  // Release builds skip Swift's dynamic exclusivity checks (`Guarded`).
   #if DEBUG
-    private var links: Links
+    var guarded: Guarded<Links>
   #else
-    @exclusivity(unchecked) private var links: Links
+    @exclusivity(unchecked) var guarded: Guarded<Links>
   #endif
-
-  /// The guarded state; only with the lock of this window's domain held.
-  var _links: Links {
-    _read {
-      TreeLock.assertHeld(self)
-      yield links
-    }
-    _modify {
-      TreeLock.assertHeld(self)
-      yield &links
-    }
-  }
-  var _environment: ContainmentEnvironment {
-    _read { yield _links.environment }
-    _modify { yield &_links.environment }
-  }
-  var _traits: TraitCollection {
-    _read { yield _links.traits }
-    _modify { yield &_links.traits }
-  }
-  var _rootViewController: (any ViewController)? {
-    _read { yield _links.rootViewController }
-    _modify { yield &_links.rootViewController }
-  }
-  var _isTornDown: Bool {
-    _read { yield _links.isTornDown }
-    _modify { yield &_links.isTornDown }
-  }
 
   /// Creates a window of the given size and traits, whose tree takes its
   /// clock from `environment`.
@@ -87,18 +58,18 @@ public final class Window: @unchecked Sendable {
     self.domain = Atomic(rootView.linkDomain)
     self.hierarchy = HierarchySlot(domain: rootView.linkDomain)
     self.queue = TransactionQueue(owner: hierarchy)
-    self.links = Links(environment: environment, traits: traits)
-    TreeLock.withLock(rootView) { held in rootView._hostWindow = self }
+    self.guarded = Guarded(Links(environment: environment, traits: traits))
+    TreeLock.withLock(rootView) { held in rootView[held].hostWindow = self }
   }
 
   deinit {
     // A released window takes its tree off screen without hooks: every
     // controller at rest becomes `disappeared`, so a later window shows the
     // tree again with its appearance hooks (CONCURRENCY.md, "Views and windows").
-    guard let root = links.rootViewController else { return }
-    TreeLock.afterRelease(in: linkDomain) { [weak root] in
+    guard let root = guarded.releasing.rootViewController else { return }
+    TreeLock.afterRelease(in: linkDomain) { [weak root] held in
       guard let root else { return }
-      Window._takeOffScreenWithoutHooks(root)
+      Window.takeOffScreenWithoutHooks(held, root)
     }
   }
 
@@ -106,25 +77,27 @@ public final class Window: @unchecked Sendable {
   /// to its whole tree, presented controllers included. A controller in the
   /// middle of a transition (a will-hook delivered, its did-hook not yet) is
   /// left to finish it, and is off screen once it has.
-  static func _takeOffScreenWithoutHooks(_ root: any ViewController) {
-    root.node._becameRoot()
-    for controller in Teardown._stopOrder(from: root).reversed() {
+  static func takeOffScreenWithoutHooks(_ held: LinkSection, _ root: any ViewController) {
+    root.node.becameRoot(held)
+    for controller in Teardown.stopOrder(held, from: root).reversed() {
       let node = controller.node
-      guard node._appearance.takenOffScreen() else { continue }
-      node._isMovingToParent = false
-      node._isMovingFromParent = false
+      guard node[held].appearance.takenOffScreen() else { continue }
+      node[held].isMovingToParent = false
+      node[held].isMovingFromParent = false
       node.events.updateReported { $0.appearance = .disappeared }
     }
   }
 
   /// The controller shown in the window, if any.
-  public var rootViewController: (any ViewController)? { TreeLock.withLock(self) { held in _rootViewController } }
+  public var rootViewController: (any ViewController)? {
+    TreeLock.withLock(self) { held in self[held].rootViewController }
+  }
 
   /// The current traits.
-  public var traitCollection: TraitCollection { TreeLock.withLock(self) { held in _traits } }
+  public var traitCollection: TraitCollection { TreeLock.withLock(self) { held in self[held].traits } }
 
   /// The environment (clock) of the hosted tree.
-  public var environment: ContainmentEnvironment { TreeLock.withLock(self) { held in _environment } }
+  public var environment: ContainmentEnvironment { TreeLock.withLock(self) { held in self[held].environment } }
 
   /// Shows `controller` as the window's root: loads its view if needed, sizes
   /// it to the window, installs it, and forwards appearance to it and to its
@@ -148,7 +121,8 @@ public final class Window: @unchecked Sendable {
   /// Inside a transaction on this window's queue: takes `controller` off the
   /// window if it is still its root (V2, a faulted root isolated).
   func removeRoot(_ controller: any ViewController, reason: RemovalReason, context: TransactionContext) async throws {
-    guard TreeLock.withLock(self, { held in _rootViewController === controller && !_isTornDown }) else { return }
+    guard TreeLock.withLock(self, { held in self[held].rootViewController === controller && !self[held].isTornDown })
+    else { return }
     try await replaceRoot(with: nil, animated: false, reason: reason, context: context)
   }
 
@@ -158,29 +132,31 @@ public final class Window: @unchecked Sendable {
     with controller: (any ViewController)?, animated: Bool, reason: RemovalReason, context: TransactionContext
   ) async throws {
     let old: (any ViewController)? = try TreeLock.withLock(self, controller?.node) { held in
-      if _isTornDown { throw ContainmentError.windowTornDown }
+      if self[held].isTornDown { throw ContainmentError.windowTornDown }
       if let controller {
-        if controller.node._isTornDown { throw ContainmentError.tornDown(controller.node.id) }
-        if controller.node._parent != nil { throw ContainmentError.hasParent(controller.node.id) }
-        if controller.node._presenting != nil { throw ContainmentError.alreadyPresented(controller.node.id) }
-        if controller.node._departure != nil || controller.node._reservation != nil {
+        if controller.node[held].isTornDown { throw ContainmentError.tornDown(controller.node.id) }
+        if controller.node[held].parent != nil { throw ContainmentError.hasParent(controller.node.id) }
+        if controller.node[held].presenting != nil { throw ContainmentError.alreadyPresented(controller.node.id) }
+        if controller.node[held].departure != nil || controller.node[held].reservation != nil {
           throw ContainmentError.childInFlight(controller.node.id)
         }
-        if let window = controller.node._window, window !== self {
+        if let window = controller.node[held].window, window !== self {
           throw ContainmentError.alreadyInWindow(controller.node.id)
         }
       }
-      return _rootViewController
+      return self[held].rootViewController
     }
     if let old, old === controller { return }
     if let old {
       var pass = AppearancePass(animated: animated)
       let presentations = TreeLock.withLock(self) { (held: LinkSection) -> [any ViewController] in
         // Presentations over the tree leave with it, top layer first (§10).
-        let layers = rootView._subviews.reversed().compactMap { $0._owner }.filter { $0.node._presenting != nil }
+        let layers = rootView[held].subviews.reversed().compactMap { $0[held].owner }.filter {
+          $0.node[held].presenting != nil
+        }
         for presented in layers {
-          pass._beginForwarding(from: presented, isAppearing: false)
-          presented.node._view?._unlink()
+          pass.beginForwarding(held, from: presented, isAppearing: false)
+          presented.node[held].view?.unlink(held)
         }
         var all: [any ViewController] = []
         var frontier = layers
@@ -190,14 +166,14 @@ public final class Window: @unchecked Sendable {
           var covered: [any ViewController] = []
           for presented in frontier {
             var current: (any ViewController)? = presented
-            while let controller = current, controller.node._presenting != nil,
+            while let controller = current, controller.node[held].presenting != nil,
               !all.contains(where: { $0 === controller })
             {
               all.append(controller)
-              if let owner = controller.node._coveredLayer?.view._owner, owner.node._presenting != nil {
+              if let owner = controller.node[held].coveredLayer?.view[held].owner, owner.node[held].presenting != nil {
                 covered.append(owner)
               }
-              current = controller.node._presenting
+              current = controller.node[held].presenting
             }
           }
           frontier = covered
@@ -205,17 +181,17 @@ public final class Window: @unchecked Sendable {
         return all
       }
       TreeLock.withLock(self) { held in
-        if let view = old.node._view {
-          pass._begin(AppearancePass._forwardingTargets(in: view), isAppearing: false)
-          view._unlink()
+        if let view = old.node[held].view {
+          pass.begin(held, AppearancePass.forwardingTargets(held, in: view), isAppearing: false)
+          view.unlink(held)
         }
-        _rootViewController = nil
+        self[held].rootViewController = nil
       }
       await pass.deliverAll(in: context)
       let dismissed = TreeLock.withLock([self] + presentations.map(\.node)) {
         (held: LinkSection) -> [(presenter: ControllerNode, presented: ControllerID, style: PresentationStyle)] in
         presentations.compactMap { presented in
-          presented.node._endPresentation().map { ($0.presenter, presented.node.id, $0.style) }
+          presented.node.endPresentation(held).map { ($0.presenter, presented.node.id, $0.style) }
         }
       }
       for entry in dismissed {
@@ -223,9 +199,9 @@ public final class Window: @unchecked Sendable {
       }
       // Unlinked only now, so that its disappearance events keep the window's clock.
       TreeLock.withLock(self, old.node) { held in
-        HierarchyExclusion._treeChanged(from: hierarchy, to: old.node.hierarchy)
-        old.node._window = nil
-        old.node._invalidatePositions()
+        HierarchyExclusion.treeChanged(held, from: hierarchy, to: old.node.hierarchy)
+        old.node[held].window = nil
+        old.node.invalidatePositions(held)
       }
     }
     guard let controller else { return }
@@ -233,18 +209,18 @@ public final class Window: @unchecked Sendable {
     // Hosted before its view loads, so `viewDidLoad` already sees the
     // window's traits and clock (a split controller lays out by them).
     TreeLock.withLock(self, controller.node) { held in
-      HierarchyExclusion._treeChanged(from: controller.node._position().treeSlot, to: hierarchy)
-      TreeLock._join(controller.node, into: linkDomain)
-      controller.node._window = self
-      controller.node._invalidatePositions()
+      HierarchyExclusion.treeChanged(held, from: controller.node.position(held).treeSlot, to: hierarchy)
+      TreeLock.join(held, controller.node, into: linkDomain)
+      controller.node[held].window = self
+      controller.node.invalidatePositions(held)
     }
     let view = await controller.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: animated)
     TreeLock.withLock(self, view) { held in
-      _rootViewController = controller
-      view._frame = Rect(x: 0, y: 0, width: rootView._frame.width, height: rootView._frame.height)
-      rootView._link(view)
-      pass._begin(AppearancePass._forwardingTargets(in: view), isAppearing: true)
+      self[held].rootViewController = controller
+      view[held].frame = Rect(x: 0, y: 0, width: rootView[held].frame.width, height: rootView[held].frame.height)
+      rootView.link(held, view)
+      pass.begin(held, AppearancePass.forwardingTargets(held, in: view), isAppearing: true)
     }
     await pass.deliverAll(in: context)
   }
@@ -256,12 +232,12 @@ public final class Window: @unchecked Sendable {
   /// `dismissed` with reason ``RemovalReason/windowReleased``.
   private func endPresentationsOfAReleasedWindow(over root: any ViewController, context: TransactionContext) async {
     let presented = TreeLock.withLock(root.node) { held in
-      Teardown._stopOrder(from: root).filter { $0.node._presenting != nil }
+      Teardown.stopOrder(held, from: root).filter { $0.node[held].presenting != nil }
     }
     // One at a time, so that each presenter's event still reaches the
     // tree streams of those above it.
     for controller in presented {
-      guard let ended = TreeLock.withLock(root.node, controller.node, { held in controller.node._endPresentation() })
+      guard let ended = TreeLock.withLock(root.node, controller.node, { held in controller.node.endPresentation(held) })
       else {
         continue
       }
@@ -278,11 +254,11 @@ public final class Window: @unchecked Sendable {
     try await Transaction.perform(on: .window(self)) { context in
       let (previous, controllers) = try TreeLock.withLock(self) {
         (held: LinkSection) -> (TraitCollection, [any ViewController]) in
-        if self._isTornDown { throw ContainmentError.windowTornDown }
-        let previous = self._traits
-        self._traits = traits
-        guard let root = self._rootViewController else { return (previous, []) }
-        return (previous, Window._preorder(from: root))
+        if self[held].isTornDown { throw ContainmentError.windowTornDown }
+        let previous = self[held].traits
+        self[held].traits = traits
+        guard let root = self[held].rootViewController else { return (previous, []) }
+        return (previous, Window.preorder(held, from: root))
       }
       guard previous != traits else { return }
       for controller in controllers {
@@ -320,7 +296,7 @@ public final class Window: @unchecked Sendable {
     // start before the stop phase) are cancelled and abandoned as the
     // policy says, so that the transactions ahead of the teardown end (V3).
     if Gateway.isActive {
-      runningCalls.beginTeardown(TreeLock.withLock(self) { held in _environment.teardown })
+      runningCalls.beginTeardown(TreeLock.withLock(self) { held in self[held].environment.teardown })
     }
     if TransactionContext.current != nil {
       await runTeardown()
@@ -334,16 +310,16 @@ public final class Window: @unchecked Sendable {
     // while it waits, or it is a nested request that reports through its handle).
     _ = try? await Transaction.perform(on: .window(self)) { context in
       let stopping = TreeLock.withLock(self) { (held: LinkSection) -> [any ViewController]? in
-        if self._isTornDown { return nil }
-        return self._rootViewController.map { Teardown._stopOrder(from: $0) } ?? []
+        if self[held].isTornDown { return nil }
+        return self[held].rootViewController.map { Teardown.stopOrder(held, from: $0) } ?? []
       }
       guard let stopping else { return }
       try await self.replaceRoot(with: nil, animated: false, reason: .tornDown, context: context)
       let environment = TreeLock.withLock([self] + stopping.map(\.node)) {
         (held: LinkSection) -> ContainmentEnvironment in
-        self._isTornDown = true
-        for controller in stopping { controller.node._isTornDown = true }
-        return self._environment
+        self[held].isTornDown = true
+        for controller in stopping { controller.node[held].isTornDown = true }
+        return self[held].environment
       }
       // The stop hooks have their own escalation.
       self.runningCalls.stopEscalating()
@@ -353,17 +329,17 @@ public final class Window: @unchecked Sendable {
 
   /// Under the link lock: `controller` and its descendants, each before its
   /// children, children in order. Iterative: any depth, linear time.
-  static func _preorder(from controller: any ViewController) -> [any ViewController] {
+  static func preorder(_ held: LinkSection, from controller: any ViewController) -> [any ViewController] {
     var result: [any ViewController] = []
     var stack: [any ViewController] = [controller]
     while let next = stack.popLast() {
       result.append(next)
-      stack.append(contentsOf: next.node._children.reversed())
+      stack.append(contentsOf: next.node[held].children.reversed())
     }
     return result
   }
 }
 
-extension Window: LinkGuarded {
+extension Window: LinkGuardedState {
   var linkDomain: Int { domain.load(ordering: .relaxed) }
 }

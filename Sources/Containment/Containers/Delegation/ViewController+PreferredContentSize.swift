@@ -13,9 +13,9 @@ extension ViewController {
   /// travels up as far as containers pass it on.
   public nonisolated func setPreferredContentSize(_ size: Size) async {
     let parent = TreeLock.withLock(node) { (held: LinkSection) -> (any ViewController)? in
-      guard node._containerAttributes.value.preferredContentSize != size else { return nil }
-      node._containerAttributes.value.preferredContentSize = size
-      return node._parent
+      guard node[held].containerAttributes.value.preferredContentSize != size else { return nil }
+      node[held].containerAttributes.value.preferredContentSize = size
+      return node[held].parent
     }
     guard let parent else { return }
     let context = TransactionContext.current?.innermostRunning

@@ -5,6 +5,6 @@ extension ViewController {
   /// Changes arrive through ``traitCollectionDidChange(_:)``, window first,
   /// then down the tree parent first (D3, ``Window/setTraitCollection(_:)``).
   public nonisolated var traitCollection: TraitCollection {
-    TreeLock.withLock(node) { held in node._hostingWindow()?._traits ?? TraitCollection() }
+    TreeLock.withLock(node) { held in node.hostingWindow(held)?[held].traits ?? TraitCollection() }
   }
 }

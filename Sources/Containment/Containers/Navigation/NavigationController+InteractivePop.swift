@@ -60,8 +60,8 @@ extension NavigationController {
   ) async throws -> TransitionOutcome {
     let (popping, revealing) = try TreeLock.withLock(node) {
       (held: LinkSection) -> (any ViewController, any ViewController) in
-      if node._isTornDown { throw ContainmentError.tornDown(node.id) }
-      let stack = node._children
+      if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+      let stack = node[held].children
       guard stack.count >= 2 else { throw stack.isEmpty ? ContainmentError.emptyStack : ContainmentError.cannotPopRoot }
       return (stack[stack.count - 1], stack[stack.count - 2])
     }
@@ -69,19 +69,19 @@ extension NavigationController {
 
     var start = AppearancePass(animated: true)
     let (environment, onScreen) = TreeLock.withLock(node) { (held: LinkSection) -> (ContainmentEnvironment, Bool) in
-      let environment = node._resolvedEnvironment()
-      guard let view = node._view else { return (environment, false) }
-      let onScreen = view._window() != nil
+      let environment = node.resolvedEnvironment(held)
+      guard let view = node[held].view else { return (environment, false) }
+      let onScreen = view.window(held) != nil
       // As in UIKit, the popped controller already reads `isMovingFromParent`
       // in the `viewWillDisappear` that starts the gesture (A5); a cancelled
       // gesture sets it back.
-      popping.node._isMovingFromParent = true
-      if onScreen, _isInstalled(popping) {
-        start._beginForwarding(from: popping, isAppearing: false)
+      popping.node[held].isMovingFromParent = true
+      if onScreen, isInstalled(held, popping) {
+        start.beginForwarding(held, from: popping, isAppearing: false)
       }
-      if revealing.node._view != nil {
-        _install(revealing, _contentPlacement(), below: popping)
-        if onScreen { start._beginForwarding(from: revealing, isAppearing: true) }
+      if revealing.node[held].view != nil {
+        install(held, revealing, contentPlacement(held), below: popping)
+        if onScreen { start.beginForwarding(held, from: revealing, isAppearing: true) }
       }
       return (environment, onScreen)
     }
@@ -110,18 +110,18 @@ extension NavigationController {
     let outcome: TransitionOutcome
     let shown: any ViewController
     if finishes {
-      TreeLock.withLock(node) { held in if _isInstalled(popping) { _uninstall(popping) } }
+      TreeLock.withLock(node) { held in if isInstalled(held, popping) { uninstall(held, popping) } }
       await start.deliverDid(in: context)
       // The stack change itself: B leaves (willMove(nil), childRemoved,
       // didMove(nil)); A, already shown, stays.
-      try await runChildrenChange(reason: .popped, context: context) { stack in
+      try await runChildrenChange(reason: .popped, context: context) { stack, held in
         ChildrenChange(
-          children: stack.filter { $0 !== popping }, shown: [ShownChild(revealing, placement: _contentPlacement())])
+          children: stack.filter { $0 !== popping }, shown: [ShownChild(revealing, placement: contentPlacement(held))])
       }
       outcome = interrupted || Task.isCancelled ? .interrupted : .completed
       shown = revealing
     } else {
-      TreeLock.withLock(node) { held in popping.node._isMovingFromParent = false }
+      TreeLock.withLock(node) { held in popping.node[held].isMovingFromParent = false }
       await rollBack(revealing: revealing, popping: popping, onScreen: onScreen, context: context)
       outcome = .cancelled
       shown = popping
@@ -145,15 +145,15 @@ extension NavigationController {
   ) async {
     var back = AppearancePass(animated: true)
     TreeLock.withLock(node) { held in
-      if onScreen { back._beginForwarding(from: revealing, isAppearing: false) }
+      if onScreen { back.beginForwarding(held, from: revealing, isAppearing: false) }
     }
     await back.deliverWill(in: context)
-    TreeLock.withLock(node) { held in if _isInstalled(revealing) { _uninstall(revealing) } }
+    TreeLock.withLock(node) { held in if isInstalled(held, revealing) { uninstall(held, revealing) } }
     await back.deliverDid(in: context)
     var again = AppearancePass(animated: true)
     TreeLock.withLock(node) { held in
-      if onScreen, _isInstalled(popping) {
-        again._beginForwarding(from: popping, isAppearing: true)
+      if onScreen, isInstalled(held, popping) {
+        again.beginForwarding(held, from: popping, isAppearing: true)
       }
     }
     await again.deliverAll(in: context)

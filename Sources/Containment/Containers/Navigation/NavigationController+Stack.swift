@@ -25,8 +25,8 @@ extension NavigationController {
   {
     try await Transaction.perform(on: .controller(self), adopting: [controller]) { context in
       try await self.changeStack(animated: animated, reason: .replaced, context: context, involving: [controller]) {
-        _ in
-        if controller.node._hasParent(self) { throw ContainmentError.alreadyOnStack(controller.node.id) }
+        _, held in
+        if controller.node.hasParent(held, self) { throw ContainmentError.alreadyOnStack(controller.node.id) }
         return .push(controller)
       }.outcome
     }
@@ -47,7 +47,7 @@ extension NavigationController {
   @discardableResult
   public nonisolated func pop(animated: Bool) async throws -> TransactionHandle<any ViewController> {
     try await Transaction.perform(on: .controller(self)) { context in
-      let change = try await self.changeStack(animated: animated, reason: .popped, context: context) { stack in
+      let change = try await self.changeStack(animated: animated, reason: .popped, context: context) { stack, held in
         guard stack.count >= 2 else {
           throw stack.isEmpty ? ContainmentError.emptyStack : ContainmentError.cannotPopRoot
         }
@@ -71,8 +71,8 @@ extension NavigationController {
   {
     try await Transaction.perform(on: .controller(self)) { context in
       try await self.changeStack(animated: animated, reason: .popped, context: context, involving: [controller]) {
-        stack in
-        guard controller.node._hasParent(self), let index = stack.lastIndex(where: { $0 === controller }) else {
+        stack, held in
+        guard controller.node.hasParent(held, self), let index = stack.lastIndex(where: { $0 === controller }) else {
           throw ContainmentError.notOnStack(controller.node.id)
         }
         return .popLast(stack.count - 1 - index)
@@ -91,7 +91,7 @@ extension NavigationController {
   @discardableResult
   public nonisolated func popToRoot(animated: Bool) async throws -> TransactionHandle<[any ViewController]> {
     try await Transaction.perform(on: .controller(self)) { context in
-      try await self.changeStack(animated: animated, reason: .popped, context: context) { stack in
+      try await self.changeStack(animated: animated, reason: .popped, context: context) { stack, held in
         guard !stack.isEmpty else { throw ContainmentError.emptyStack }
         return .popLast(stack.count - 1)
       }.removed
@@ -116,7 +116,8 @@ extension NavigationController {
     -> TransactionHandle<TransitionOutcome>
   {
     try await Transaction.perform(on: .controller(self), adopting: controllers) { context in
-      try await self.changeStack(animated: animated, reason: .replaced, context: context, involving: controllers) { _ in
+      try await self.changeStack(animated: animated, reason: .replaced, context: context, involving: controllers) {
+        _, held in
         .replace(controllers)
       }
       .outcome
@@ -149,7 +150,7 @@ extension NavigationController {
     reason: RemovalReason,
     context: TransactionContext,
     involving: [any ViewController] = [],
-    _ plan: ([any ViewController]) throws -> StackEdit
+    _ plan: ([any ViewController], LinkSection) throws -> StackEdit
   ) async throws -> StackChange {
     let result = try await runChildrenChange(
       reason: reason,
@@ -167,11 +168,11 @@ extension NavigationController {
         guard let delegate = self.currentDelegate() else { return }
         await delegate.navigationController(self, didShow: top, animated: animated)
       }
-    ) { stack in
-      let edit = try plan(stack)
+    ) { stack, held in
+      let edit = try plan(stack, held)
       let top: (any ViewController)?
       var change = ChildrenChange(
-        children: [], shown: [], placement: _contentPlacement(), animated: animated, duration: transitionDuration)
+        children: [], shown: [], placement: contentPlacement(held), animated: animated, duration: transitionDuration)
       switch edit {
       case .push(let controller):
         top = controller
@@ -183,7 +184,7 @@ extension NavigationController {
         top = controllers.last
         change.children = controllers
       }
-      change.shown = top.map { [ShownChild($0, placement: _contentPlacement())] } ?? []
+      change.shown = top.map { [ShownChild($0, placement: contentPlacement(held))] } ?? []
       if stack.last !== top { change.transition = .init(from: stack.last, to: top, always: true) }
       return change
     }
@@ -195,16 +196,17 @@ extension NavigationController {
   /// Does nothing if it is installed already.
   nonisolated func installTop(context: TransactionContext) async {
     let top = TreeLock.withLock(node) { (held: LinkSection) -> (any ViewController)? in
-      guard node._view != nil, !node._isTornDown, let top = node._children.last, !_isInstalled(top) else { return nil }
+      guard node[held].view != nil, !node[held].isTornDown, let top = node[held].children.last, !isInstalled(held, top)
+      else { return nil }
       return top
     }
     guard let top else { return }
     _ = await top.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: false)
     TreeLock.withLock(node) { held in
-      guard let view = node._view, node._children.last === top, !_isInstalled(top) else { return }
-      _install(top, _contentPlacement())
-      if view._window() != nil { pass._beginForwarding(from: top, isAppearing: true) }
+      guard let view = node[held].view, node[held].children.last === top, !isInstalled(held, top) else { return }
+      install(held, top, contentPlacement(held))
+      if view.window(held) != nil { pass.beginForwarding(held, from: top, isAppearing: true) }
     }
     await pass.deliverAll(in: context)
   }
@@ -214,7 +216,7 @@ extension NavigationController: FaultIsolating {
   /// Lets a faulted controller go (V2): it leaves the stack, not animated;
   /// if it was the top, the controller below it is shown (N3's order).
   nonisolated func isolate(_ child: any ViewController, context: TransactionContext) async throws {
-    _ = try await changeStack(animated: false, reason: .faulted, context: context) { stack in
+    _ = try await changeStack(animated: false, reason: .faulted, context: context) { stack, held in
       .replace(stack.filter { $0 !== child })
     }
   }

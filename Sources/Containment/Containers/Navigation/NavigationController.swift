@@ -85,8 +85,8 @@ public actor NavigationController: ViewController {
   public nonisolated var navigationBar: NavigationBarState {
     TreeLock.withLock(node) { held in
       NavigationBarState(
-        isHidden: state._value.isNavigationBarHidden,
-        items: node._children.map { $0.node._containerAttributes.value.navigationItem })
+        isHidden: state[held].isNavigationBarHidden,
+        items: node[held].children.map { $0.node[held].containerAttributes.value.navigationItem })
     }
   }
 
@@ -94,10 +94,10 @@ public actor NavigationController: ViewController {
   /// it is synchronous; a transition already running keeps asking the
   /// delegate it read when it started each step.
   public nonisolated var delegate: (any NavigationControllerDelegate)? {
-    get { TreeLock.withLock(node) { held in state._value.delegate } }
+    get { TreeLock.withLock(node) { held in state[held].delegate } }
     set {
       if newValue != nil { hasHadDelegate.store(true, ordering: .sequentiallyConsistent) }
-      TreeLock.withLock(node) { held in state._value.delegate = newValue }
+      TreeLock.withLock(node) { held in state[held].delegate = newValue }
     }
   }
 
@@ -105,8 +105,8 @@ public actor NavigationController: ViewController {
   /// new content area at once (no appearance hooks; hiding is not removal).
   public nonisolated func setNavigationBarHidden(_ hidden: Bool) {
     TreeLock.withLock(node) { held in
-      state._value.isNavigationBarHidden = hidden
-      if let top = node._children.last { _pin(top, _contentPlacement()) }
+      state[held].isNavigationBarHidden = hidden
+      if let top = node[held].children.last { pin(held, top, contentPlacement(held)) }
     }
   }
 
@@ -148,13 +148,13 @@ public actor NavigationController: ViewController {
   // MARK: Lock-held helpers
 
   /// Under the link lock: where a child's root view goes (below the bar).
-  nonisolated func _contentPlacement() -> ChildPlacement {
-    ChildPlacement(insets: EdgeInsets(top: state._value.isNavigationBarHidden ? 0 : NavigationBarState.height))
+  nonisolated func contentPlacement(_ held: LinkSection) -> ChildPlacement {
+    ChildPlacement(insets: EdgeInsets(top: state[held].isNavigationBarHidden ? 0 : NavigationBarState.height))
   }
 
   /// The delegate now, for a step about to ask it.
   nonisolated func currentDelegate() -> (any NavigationControllerDelegate)? {
     guard hasHadDelegate.load(ordering: .sequentiallyConsistent) else { return nil }
-    return TreeLock.withLock(node) { held in state._value.delegate }
+    return TreeLock.withLock(node) { held in state[held].delegate }
   }
 }

@@ -55,30 +55,30 @@ public actor SplitViewController: ViewController {
 
   /// The primary column's controller.
   public nonisolated var primaryViewController: (any ViewController)? {
-    TreeLock.withLock(node) { held in _column(.primary) }
+    TreeLock.withLock(node) { held in column(held, .primary) }
   }
   /// The secondary column's controller.
   public nonisolated var secondaryViewController: (any ViewController)? {
-    TreeLock.withLock(node) { held in _column(.secondary) }
+    TreeLock.withLock(node) { held in column(held, .secondary) }
   }
 
   /// Whether the layout in effect shows one column. False until the split's
   /// view has been laid out.
   public nonisolated var isCollapsed: Bool {
-    TreeLock.withLock(node) { held in state._value.isLaidOut && state._value.isCollapsed }
+    TreeLock.withLock(node) { held in state[held].isLaidOut && state[held].isCollapsed }
   }
 
   /// The column shown while collapsed (nil while expanded or not laid out).
   public nonisolated var shownColumn: SplitColumn? {
     TreeLock.withLock(node) { held in
-      state._value.isLaidOut && state._value.isCollapsed ? state._value.shownColumn : nil
+      state[held].isLaidOut && state[held].isCollapsed ? state[held].shownColumn : nil
     }
   }
 
   /// The delegate, held weakly (see ``SplitViewControllerDelegate``).
   public nonisolated var delegate: (any SplitViewControllerDelegate)? {
-    get { TreeLock.withLock(node) { held in state._value.delegate } }
-    set { TreeLock.withLock(node) { held in state._value.delegate = newValue } }
+    get { TreeLock.withLock(node) { held in state[held].delegate } }
+    set { TreeLock.withLock(node) { held in state[held].delegate = newValue } }
   }
 
   // MARK: Requests
@@ -156,14 +156,14 @@ public actor SplitViewController: ViewController {
   }
 
   /// Collapsed: the shown column decides; expanded: the secondary (D1).
-  public func childForStatusBarStyle() async -> (any ViewController)? { _statusBarChild() }
+  public func childForStatusBarStyle() async -> (any ViewController)? { statusBarChild() }
   /// Collapsed: the shown column decides; expanded: the secondary (D1).
-  public func childForStatusBarHidden() async -> (any ViewController)? { _statusBarChild() }
+  public func childForStatusBarHidden() async -> (any ViewController)? { statusBarChild() }
 
-  private nonisolated func _statusBarChild() -> (any ViewController)? {
+  private nonisolated func statusBarChild() -> (any ViewController)? {
     TreeLock.withLock(node) { held in
-      let collapsed = state._value.isLaidOut && state._value.isCollapsed
-      return _column(collapsed ? state._value.shownColumn : .secondary)
+      let collapsed = state[held].isLaidOut && state[held].isCollapsed
+      return column(held, collapsed ? state[held].shownColumn : .secondary)
     }
   }
 
@@ -178,21 +178,21 @@ public actor SplitViewController: ViewController {
       reason: .replaced,
       context: context,
       involving: [primary, secondary],
-      commit: { _ in
-        self.state._value.primary = primary
-        self.state._value.secondary = secondary
+      commit: { _, held in
+        self.state[held].primary = primary
+        self.state[held].secondary = secondary
       }
-    ) { children in
+    ) { children, held in
       if primary === secondary { throw ContainmentError.sameController(primary.node.id) }
-      let columns = [_column(.primary), _column(.secondary)]
+      let columns = [column(held, .primary), column(held, .secondary)]
       let others = children.filter { child in !columns.contains { $0 === child } }
       // A new column takes the place of the one it replaces: shown if that
       // one was, with the placement of the current layout.
-      let compact = state._value.isLaidOut && state._value.isCollapsed
+      let compact = state[held].isLaidOut && state[held].isCollapsed
       var shown: [ShownChild] = []
       for (old, new) in zip(columns, [primary, secondary]) {
-        guard let old, _isInstalled(old) else { continue }
-        shown.append(ShownChild(new, placement: _placement(of: new, compact: compact, primary: primary)))
+        guard let old, isInstalled(held, old) else { continue }
+        shown.append(ShownChild(new, placement: placement(held, of: new, compact: compact, primary: primary)))
       }
       return ChildrenChange(children: [primary, secondary] + others, shown: shown)
     }
@@ -212,13 +212,14 @@ public actor SplitViewController: ViewController {
       let delegate: (any SplitViewControllerDelegate)?
     }
     let reading = TreeLock.withLock(node) { (held: LinkSection) -> Reading? in
-      guard !node._isTornDown, node._view != nil, let primary = _column(.primary), let secondary = _column(.secondary)
+      guard !node[held].isTornDown, node[held].view != nil, let primary = column(held, .primary),
+        let secondary = column(held, .secondary)
       else { return nil }
-      let traits = node._hostingWindow()?._traits ?? TraitCollection()
+      let traits = node.hostingWindow(held)?[held].traits ?? TraitCollection()
       return Reading(
         primary: primary, secondary: secondary, compact: traits.horizontalSizeClass == .compact,
-        wasCollapsed: state._value.isLaidOut ? state._value.isCollapsed : nil,
-        shown: state._value.shownColumn, delegate: state._value.delegate)
+        wasCollapsed: state[held].isLaidOut ? state[held].isCollapsed : nil,
+        shown: state[held].shownColumn, delegate: state[held].delegate)
     }
     guard let reading else { return }
     var shown = requested ?? reading.shown
@@ -239,41 +240,42 @@ public actor SplitViewController: ViewController {
 
     var pass = AppearancePass(animated: false)
     let leaving = TreeLock.withLock(node) { (held: LinkSection) -> [any ViewController]? in
-      guard let view = node._view, _column(.primary) === reading.primary, _column(.secondary) === reading.secondary
+      guard let view = node[held].view, column(held, .primary) === reading.primary,
+        column(held, .secondary) === reading.secondary
       else { return nil }
-      let onScreen = view._window() != nil
+      let onScreen = view.window(held) != nil
       let leaving = [reading.primary, reading.secondary].filter { controller in
-        _isInstalled(controller) && !desired.contains { $0 === controller }
+        isInstalled(held, controller) && !desired.contains { $0 === controller }
       }
       if onScreen {
         for controller in leaving {
-          pass._beginForwarding(from: controller, isAppearing: false)
+          pass.beginForwarding(held, from: controller, isAppearing: false)
         }
       }
       for controller in desired {
-        let placement = _placement(of: controller, compact: reading.compact, primary: reading.primary)
-        if _isInstalled(controller) {
-          _pin(controller, placement)
+        let placement = placement(held, of: controller, compact: reading.compact, primary: reading.primary)
+        if isInstalled(held, controller) {
+          pin(held, controller, placement)
         } else {
-          _install(controller, placement)
-          if onScreen { pass._beginForwarding(from: controller, isAppearing: true) }
+          install(held, controller, placement)
+          if onScreen { pass.beginForwarding(held, from: controller, isAppearing: true) }
         }
       }
-      state._value.isCollapsed = reading.compact
-      state._value.isLaidOut = true
-      state._value.shownColumn = shown
+      state[held].isCollapsed = reading.compact
+      state[held].isLaidOut = true
+      state[held].shownColumn = shown
       return leaving
     }
     guard let leaving else { return }
     await pass.deliverWill(in: context)
     await pass.deliverIsAppearing(in: context)
     TreeLock.withLock(node) { held in
-      for controller in leaving where _isInstalled(controller) { _uninstall(controller) }
+      for controller in leaving where isInstalled(held, controller) { uninstall(held, controller) }
     }
     await pass.deliverDid(in: context)
 
     guard let wasCollapsed = reading.wasCollapsed, wasCollapsed != reading.compact,
-      let delegate = TreeLock.withLock(node, { held in state._value.delegate })
+      let delegate = TreeLock.withLock(node, { held in state[held].delegate })
     else { return }
     let name = reading.compact ? "splitViewControllerDidCollapse(_:)" : "splitViewControllerDidExpand(_:)"
     await Gateway.call(UserCall(name, of: self), in: context, ifAbandoned: {}) {
@@ -286,14 +288,16 @@ public actor SplitViewController: ViewController {
   }
 
   /// Under the link lock: a column's controller, if it is still a child.
-  nonisolated func _column(_ column: SplitColumn) -> (any ViewController)? {
-    let controller = column == .primary ? state._value.primary : state._value.secondary
-    guard let controller, controller.node._isChild(of: self) else { return nil }
+  nonisolated func column(_ held: LinkSection, _ column: SplitColumn) -> (any ViewController)? {
+    let controller = column == .primary ? state[held].primary : state[held].secondary
+    guard let controller, controller.node.isChild(held, of: self) else { return nil }
     return controller
   }
 
   /// Where a column's view goes in a layout.
-  nonisolated func _placement(of controller: any ViewController, compact: Bool, primary: any ViewController)
+  nonisolated func placement(
+    _ held: LinkSection, of controller: any ViewController, compact: Bool, primary: any ViewController
+  )
     -> ChildPlacement
   {
     if compact { return ChildPlacement() }

@@ -47,19 +47,20 @@ public actor TabBarController: ViewController {
 
   /// The selected child, or nil with no tabs.
   public nonisolated var selectedViewController: (any ViewController)? {
-    TreeLock.withLock(node) { held in _selected() }
+    TreeLock.withLock(node) { held in selected(held) }
   }
 
   /// The selected child's index in ``viewControllers``, or nil with no tabs.
   public nonisolated var selectedIndex: Int? {
-    TreeLock.withLock(node) { held in _selected().flatMap { selected in node._children.firstIndex { $0 === selected } }
+    TreeLock.withLock(node) { held in
+      selected(held).flatMap { selected in node[held].children.firstIndex { $0 === selected } }
     }
   }
 
   /// The delegate, held weakly (see ``TabBarControllerDelegate``).
   public nonisolated var delegate: (any TabBarControllerDelegate)? {
-    get { TreeLock.withLock(node) { held in state._value.delegate } }
-    set { TreeLock.withLock(node) { held in state._value.delegate = newValue } }
+    get { TreeLock.withLock(node) { held in state[held].delegate } }
+    set { TreeLock.withLock(node) { held in state[held].delegate = newValue } }
   }
 
   // MARK: Requests
@@ -97,7 +98,7 @@ public actor TabBarController: ViewController {
   @discardableResult
   public nonisolated func setSelectedIndex(_ index: Int) async throws -> TransactionHandle<Void> {
     try await Transaction.perform(on: .controller(self)) { context in
-      let candidate = try TreeLock.withLock(self.node) { held in try self._tab(at: index) }
+      let candidate = try TreeLock.withLock(self.node) { held in try self.tab(held, at: index) }
       try await self.switchSelection(to: candidate, context: context)
     }
   }
@@ -115,7 +116,7 @@ public actor TabBarController: ViewController {
   public nonisolated func select(_ index: Int) async throws -> TransactionHandle<Bool> {
     try await Transaction.perform(on: .controller(self)) { context in
       let (candidate, delegate) = try TreeLock.withLock(self.node) { held in
-        (try self._tab(at: index), self.state._value.delegate)
+        (try self.tab(held, at: index), self.state[held].delegate)
       }
       if let delegate {
         // A delegate no longer waited for does not veto the selection.
@@ -144,7 +145,7 @@ public actor TabBarController: ViewController {
   /// ``NavigationController/viewDidLoad()``).
   public func viewDidLoad() async {
     await Transaction.enqueue(on: .controller(self)) { context in
-      let selected = TreeLock.withLock(self.node) { held in self._selected() ?? self.node._children.first }
+      let selected = TreeLock.withLock(self.node) { held in self.selected(held) ?? self.node[held].children.first }
       try await self.switchSelection(to: selected, context: context)
     }
   }
@@ -175,12 +176,13 @@ public actor TabBarController: ViewController {
       reason: reason,
       context: context,
       involving: controllers,
-      commit: { change in self.state._value.selected = change.shown.first?.controller }
-    ) { _ in
+      commit: { change, held in self.state[held].selected = change.shown.first?.controller }
+    ) { _, held in
       if !controllers.isEmpty, !controllers.indices.contains(selectedIndex) {
         throw ContainmentError.tabIndexOutOfRange(index: selectedIndex, count: controllers.count)
       }
-      return _selectionChange(children: controllers, selecting: controllers.isEmpty ? nil : controllers[selectedIndex])
+      return selectionChange(
+        held, children: controllers, selecting: controllers.isEmpty ? nil : controllers[selectedIndex])
     }
   }
 
@@ -193,27 +195,29 @@ public actor TabBarController: ViewController {
       reason: .replaced,
       context: context,
       involving: new.map { [$0] } ?? [],
-      commit: { change in self.state._value.selected = change.shown.first?.controller }
-    ) { old in
-      _selectionChange(children: old, selecting: new)
+      commit: { change, held in self.state[held].selected = change.shown.first?.controller }
+    ) { old, held in
+      selectionChange(held, children: old, selecting: new)
     }
   }
 
   /// Under the link lock: the children change that leaves `children` with
   /// `selected` shown (announced as a switch only if a view comes or goes).
-  nonisolated func _selectionChange(children: [any ViewController], selecting selected: (any ViewController)?)
+  nonisolated func selectionChange(
+    _ held: LinkSection, children: [any ViewController], selecting selected: (any ViewController)?
+  )
     -> ChildrenChange
   {
     var change = ChildrenChange(
-      children: children, shown: selected.map { [$0] } ?? [], placement: Self._contentPlacement)
-    change.transition = .init(from: _selected(), to: selected, always: false)
+      children: children, shown: selected.map { [$0] } ?? [], placement: Self.contentPlacement)
+    change.transition = .init(from: self.selected(held), to: selected, always: false)
     return change
   }
 
   /// Under the link lock: the tab at `index`, or §8's error.
-  nonisolated func _tab(at index: Int) throws -> any ViewController {
-    if node._isTornDown { throw ContainmentError.tornDown(node.id) }
-    let tabs = node._children
+  nonisolated func tab(_ held: LinkSection, at index: Int) throws -> any ViewController {
+    if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+    let tabs = node[held].children
     guard tabs.indices.contains(index) else {
       throw ContainmentError.tabIndexOutOfRange(index: index, count: tabs.count)
     }
@@ -223,12 +227,12 @@ public actor TabBarController: ViewController {
   /// Under the link lock: the selected child, if it is still a child (or,
   /// inside ``setViewControllers(_:selectedIndex:)``, a leaving tab whose
   /// removal has not finished: it still has to disappear).
-  nonisolated func _selected() -> (any ViewController)? {
-    guard let selected = state._value.selected, selected.node._isChild(of: self) else { return nil }
+  nonisolated func selected(_ held: LinkSection) -> (any ViewController)? {
+    guard let selected = state[held].selected, selected.node.isChild(held, of: self) else { return nil }
     return selected
   }
 
-  static let _contentPlacement = ChildPlacement(insets: EdgeInsets(bottom: tabBarHeight))
+  static let contentPlacement = ChildPlacement(insets: EdgeInsets(bottom: tabBarHeight))
 }
 
 extension TabBarController: FaultIsolating {
@@ -236,8 +240,8 @@ extension TabBarController: FaultIsolating {
   /// the tab that takes its place is selected (the next one, else the last).
   nonisolated func isolate(_ child: any ViewController, context: TransactionContext) async throws {
     let (tabs, selected) = TreeLock.withLock(node) { (held: LinkSection) -> ([any ViewController], Int) in
-      let tabs = node._children
-      let selected = state._value.selected.flatMap { current in tabs.firstIndex { $0 === current } } ?? 0
+      let tabs = node[held].children
+      let selected = state[held].selected.flatMap { current in tabs.firstIndex { $0 === current } } ?? 0
       return (tabs, selected)
     }
     guard let index = tabs.firstIndex(where: { $0 === child }) else { return }
