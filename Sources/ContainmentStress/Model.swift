@@ -451,8 +451,8 @@ struct Model: Sendable {
   mutating func apply(_ step: ModelStep) throws(Refusal) {
     switch step {
     case .attach(let parent, let child):
-      guard nodes[child].parent == nil else {
-        throw Refusal(description: "#\(child) already has parent #\(nodes[child].parent!)")
+      if let current = nodes[child].parent {
+        throw Refusal(description: "#\(child) already has parent #\(current)")
       }
       guard !nodes[child].isWindowRoot, child != parent else {
         throw Refusal(description: "#\(child) cannot be attached")

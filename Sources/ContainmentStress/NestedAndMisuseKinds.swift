@@ -93,11 +93,10 @@ struct MisuseKind: OperationKind {
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.roots.count)
+    guard let stranger = rng.pick(world.strangers) else { return nil }
     return Operation(
       id: id, kind: name,
-      targets: [
-        world.roots[tree], world.autoContainers[tree], world.manualContainers[tree], rng.pick(world.strangers)!,
-      ],
+      targets: [world.roots[tree], world.autoContainers[tree], world.manualContainers[tree], stranger],
       variant: rng.below(Self.variants))
   }
 

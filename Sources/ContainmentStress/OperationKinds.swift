@@ -47,7 +47,8 @@ enum OperationKinds {
   ]
 
   static func kind(_ name: OperationKindName) -> any OperationKind {
-    all.first { $0.name == name }!
+    guard let kind = all.first(where: { $0.name == name }) else { preconditionFailure("no kind named \(name)") }
+    return kind
   }
 
   /// A random operation of the kinds `options` selects, or nil when they
@@ -312,7 +313,10 @@ struct BatchKind: OperationKind {
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     guard let container = rng.pick(world.manualContainers), !snapshot.children[container].isEmpty else { return nil }
     var targets = [container]
-    for _ in 0..<(1 + rng.below(4)) { targets.append(rng.pick(snapshot.children[container])!) }
+    for _ in 0..<(1 + rng.below(4)) {
+      guard let child = rng.pick(snapshot.children[container]) else { return nil }
+      targets.append(child)
+    }
     // variant: timing (0 plain, 1 animated, 2 one millisecond) + 3 × bit mask of appearing intents.
     return Operation(id: id, kind: name, targets: targets, variant: rng.below(3) + 3 * rng.below(16))
   }
