@@ -260,7 +260,8 @@ struct PopKind: OperationKind {
   private func stackRequest(_ operation: Operation, run: Run) async -> Outcome {
     let navigation = run.world.navigations[run.world.tree(ofRoot: operation.targets[0])]
     do {
-      let tree = run.world.tree(ofRoot: operation.targets[0]), animated = operation.variant == 1
+      let tree = run.world.tree(ofRoot: operation.targets[0])
+      let animated = operation.variant == 1
       if name == .pop {
         let handle = try await navigation.pop(animated: animated)
         run.register(handle.id, [.navigation(tree: tree, change: .pop, animated: animated)], operation: operation.id)

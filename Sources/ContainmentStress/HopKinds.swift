@@ -279,7 +279,8 @@ struct SelfRemovalKind: OperationKind {
     let (root, leaf, graftTarget) = (operation.targets[0], operation.targets[1], operation.targets[2])
     guard let tree = world.hop.roots.firstIndex(of: root) else { preconditionFailure("#\(root) is not a hop root") }
     let container = world.hop.containers[tree]
-    let id = operation.id, variant = operation.variant
+    let id = operation.id
+    let variant = operation.variant
     // A detached tree is put somewhere visible first (a free window, or grafted).
     if world.freeHopRoots.contains(root) {
       if let window = world.hop.windows.indices.first(where: { world.hop.windows[$0].rootViewController == nil }),
@@ -335,7 +336,8 @@ struct RehomeKind: OperationKind {
     guard await world.hop.gate.enter(exclusive: true) else { return .cancelled }
     defer { world.hop.gate.leave(exclusive: true) }
     let (root, target) = (operation.targets[0], operation.targets[1])
-    let id = operation.id, variant = operation.variant
+    let id = operation.id
+    let variant = operation.variant
     let none = Locked<TransactionHandle<Void>?>(nil)
     if variant == 5 {
       guard let tree = world.hop.roots.firstIndex(of: root) else { preconditionFailure("#\(root) is not a hop root") }

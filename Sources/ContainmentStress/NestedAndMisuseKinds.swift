@@ -105,7 +105,8 @@ struct MisuseKind: OperationKind {
     let (root, auto, manual, stranger) = (
       world[operation.targets[0]], world[operation.targets[1]], world[operation.targets[2]], world[operation.targets[3]]
     )
-    let doomed = world[world.doomedRoot], doomedLeaf = world[world.doomedLeaf]
+    let doomed = world[world.doomedRoot]
+    let doomedLeaf = world[world.doomedLeaf]
     let expected: [ContainmentError]
     let attempt: @Sendable () async throws -> Void
     switch operation.variant {

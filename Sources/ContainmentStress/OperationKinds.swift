@@ -211,7 +211,8 @@ struct InstallKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
-    let parent = run.world[operation.targets[0]], child = run.world[operation.targets[1]]
+    let parent = run.world[operation.targets[0]]
+    let child = run.world[operation.targets[1]]
     return await carrier(parent, run: run, operation: operation.id) { steps in
       guard child.parent == nil else { return }
       do {
@@ -248,7 +249,8 @@ struct UninstallKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
-    let parent = run.world[operation.targets[0]], child = run.world[operation.targets[1]]
+    let parent = run.world[operation.targets[0]]
+    let child = run.world[operation.targets[1]]
     return await carrier(parent, run: run, operation: operation.id) { steps in
       guard child.parent === parent else { return }
       if !parent.forwards, child.node.appearanceState == .appeared {
@@ -359,7 +361,8 @@ struct ManualAppearanceKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
-    let container = run.world[operation.targets[0]], child = run.world[operation.targets[1]]
+    let container = run.world[operation.targets[0]]
+    let child = run.world[operation.targets[1]]
     let animated = operation.variant >= 6
     let script = operation.variant % 6
     return await carrier(container, run: run, operation: operation.id) { steps in
@@ -401,7 +404,8 @@ struct ToggleContainerKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
-    let root = run.world[operation.targets[0]], container = run.world[operation.targets[1]]
+    let root = run.world[operation.targets[0]]
+    let container = run.world[operation.targets[1]]
     return await carrier(root, run: run, operation: operation.id) { steps in
       do {
         let view = await container.view

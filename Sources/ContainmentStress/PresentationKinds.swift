@@ -181,9 +181,11 @@ struct PresentKind: OperationKind {
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
-    let presenter = operation.targets[0], presented = operation.targets[1]
+    let presenter = operation.targets[0]
+    let presented = operation.targets[1]
     guard let family = world.family(of: presenter) else { return .failed("no family") }
-    let style = styles[operation.variant / 2], animated = operation.variant % 2 == 1
+    let style = styles[operation.variant / 2]
+    let animated = operation.variant % 2 == 1
     return await world.inFamily(family, of: presenter, exclusive: false) {
       do {
         let handle = try await world[presenter].present(world[presented], style: style, animated: animated)
@@ -380,7 +382,8 @@ struct PresentMisuseKind: OperationKind {
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
-    let root = world[operation.targets[0]], kid = world[operation.targets[1]]
+    let root = world[operation.targets[0]]
+    let kid = world[operation.targets[1]]
     guard let other = world.presentation.roots.first(where: { $0 != operation.targets[0] }) else {
       preconditionFailure("the presentation world has more than one window")
     }
@@ -423,7 +426,8 @@ struct PresentMisuseKind: OperationKind {
         try await kid.present(otherRoot, animated: false)
       }
     case 3:
-      let presenter = PresentationLoner("loner presenter"), presented = PresentationLoner("loner presented")
+      let presenter = PresentationLoner("loner presenter")
+      let presented = PresentationLoner("loner presented")
       let outcome = await expect(run, operation, { $0 == .presenterNotInWindow(presenter.node.id) }) {
         try await presenter.present(presented, animated: false)
       }
@@ -460,8 +464,10 @@ struct PresentMisuseKind: OperationKind {
   /// root, and presenting the sheet from a second window's root, are refused.
   private func alreadyPresenting(_ operation: Operation, run: Run) async -> Outcome {
     let windows = [Window(environment: run.world.environment), Window(environment: run.world.environment)]
-    let root = PresentationLoner("loner root"), sheet = PresentationLoner("loner sheet")
-    let other = PresentationLoner("loner other"), stranger = PresentationLoner("loner stranger")
+    let root = PresentationLoner("loner root")
+    let sheet = PresentationLoner("loner sheet")
+    let other = PresentationLoner("loner other")
+    let stranger = PresentationLoner("loner stranger")
     let result = await alreadyPresenting(
       operation, run: run, root: root, sheet: sheet, other: other, stranger: stranger, windows: windows)
     for window in windows {
