@@ -659,7 +659,12 @@ struct EventKey: Hashable {
 
 /// The per-controller hook grammar (see `Checks.checkGrammar`).
 struct HookGrammar {
-  enum Link: Equatable { case detached, attaching(ControllerID), attached(ControllerID), leaving }
+  enum Link: Equatable {
+    case detached
+    case attaching(ControllerID)
+    case attached(ControllerID)
+    case leaving
+  }
   var link = Link.detached
   var state = AppearanceState.disappeared
   var isAppearingSeen = false

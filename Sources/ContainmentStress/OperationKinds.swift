@@ -377,12 +377,25 @@ struct ManualAppearanceKind: OperationKind {
         steps.append(.end(child: child.index))
       }
       switch script {
-      case 0: await begin(!appeared); await end()  // show or hide
-      case 1: await begin(!appeared); await begin(appeared); await end()  // reversal (A3)
+      case 0:  // show or hide
+        await begin(!appeared)
+        await end()
+      case 1:  // reversal (A3)
+        await begin(!appeared)
+        await begin(appeared)
+        await end()
       case 2: await end()  // unbalanced: end without begin (A4)
-      case 3: await begin(!appeared); await begin(!appeared); await end(); await end()  // nested begin (A3, A4)
+      case 3:  // nested begin (A3, A4)
+        await begin(!appeared)
+        await begin(!appeared)
+        await end()
+        await end()
       case 4: await begin(appeared)  // toward the current state (A4)
-      default: await begin(!appeared); await end(); await begin(appeared); await end()  // there and back
+      default:  // there and back
+        await begin(!appeared)
+        await end()
+        await begin(appeared)
+        await end()
       }
     }
   }
