@@ -23,7 +23,8 @@ struct Scenario {
     try await window.setRootViewController(root)
 
     // add, then a second child that is not shown yet
-    let feed = Screen("Feed"), profile = Screen("Profile")
+    let feed = Screen("Feed")
+    let profile = Screen("Profile")
     try await root.show(feed)
     try await root.addChild(profile)
     await profile.didMove(toParent: root)
@@ -35,7 +36,9 @@ struct Scenario {
     try await root.dismiss(feed)
 
     // a manual-forwarding container swapping panes as one coalesced batch
-    let panes = Panes("Panes"), left = Screen("Left"), right = Screen("Right")
+    let panes = Panes("Panes")
+    let left = Screen("Left")
+    let right = Screen("Right")
     try await root.addChild(panes)
     try await root.view.addSubview(await panes.view)
     await panes.didMove(toParent: root)
@@ -56,7 +59,8 @@ struct Scenario {
 
     // a navigation stack: push, pop, and an interactive pop that is cancelled
     let nav = NavigationController(name: "Nav", transitionDuration: .milliseconds(60))
-    let inbox = Screen("Inbox"), message = Screen("Message")
+    let inbox = Screen("Inbox")
+    let message = Screen("Message")
     try await root.show(nav)
     try await nav.setViewControllers([inbox], animated: false)
     try await nav.push(message, animated: true)
@@ -70,14 +74,16 @@ struct Scenario {
 
     // tabs: the user taps the second tab
     let tabs = TabBarController(name: "Tabs")
-    let home = Screen("Home"), settings = Screen("Settings")
+    let home = Screen("Home")
+    let settings = Screen("Settings")
     try await root.show(tabs)
     try await tabs.setViewControllers([home, settings], selectedIndex: 0)
     _ = try await tabs.select(1).value
 
     // presentation: a sheet over the selected tab, then a full-screen flow
     // over the whole app
-    let sheet = Screen("Sheet"), flow = Screen("Flow")
+    let sheet = Screen("Sheet")
+    let flow = Screen("Flow")
     try await settings.present(sheet, style: .pageSheet, animated: false)
     try await sheet.dismiss(animated: false)
     try await root.present(flow, style: .fullScreen, animated: true)

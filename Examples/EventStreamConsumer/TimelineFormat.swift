@@ -61,7 +61,8 @@ enum TimelineFormat {
   /// `duration` as the text timeline shows it: "1.034s".
   static func seconds(_ duration: Duration) -> String {
     let millis = Int((inSeconds(duration) * 1000).rounded())
-    let whole = millis / 1000, fraction = millis % 1000
+    let whole = millis / 1000
+    let fraction = millis % 1000
     return "\(whole).\(String(repeating: "0", count: 3 - String(fraction).count))\(fraction)s"
   }
 

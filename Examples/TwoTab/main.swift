@@ -59,11 +59,23 @@ actor Page: ViewController {
   func isBalanced(visible expected: Bool) -> Bool { problems.isEmpty && pending == nil && visible == expected }
 
   func viewDidLoad() async { log("viewDidLoad") }
-  func viewWillAppear(_ animated: Bool) async { will(true); log("viewWillAppear(animated: \(animated))") }
+  func viewWillAppear(_ animated: Bool) async {
+    will(true)
+    log("viewWillAppear(animated: \(animated))")
+  }
   func viewIsAppearing(_ animated: Bool) async { log("viewIsAppearing") }
-  func viewDidAppear(_ animated: Bool) async { did(true); log("viewDidAppear") }
-  func viewWillDisappear(_ animated: Bool) async { will(false); log("viewWillDisappear(animated: \(animated))") }
-  func viewDidDisappear(_ animated: Bool) async { did(false); log("viewDidDisappear") }
+  func viewDidAppear(_ animated: Bool) async {
+    did(true)
+    log("viewDidAppear")
+  }
+  func viewWillDisappear(_ animated: Bool) async {
+    will(false)
+    log("viewWillDisappear(animated: \(animated))")
+  }
+  func viewDidDisappear(_ animated: Bool) async {
+    did(false)
+    log("viewDidDisappear")
+  }
   func viewWillMove(toParent parent: (any ViewController)?) async { log("willMove(toParent: \(Self.name(parent)))") }
   func viewDidMove(toParent parent: (any ViewController)?) async { log("didMove(toParent: \(Self.name(parent)))") }
 }

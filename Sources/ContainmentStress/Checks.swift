@@ -260,7 +260,7 @@ struct Checks {
       } else if let position = unidentified.firstIndex(where: { request in
         request.start <= entry.first && entry.last <= request.end
           && entry.ranges[request.first * 2].map {
-            streams[request.first * 2]![$0].first?.kind == .viewWillDisappear(animated: true)
+            streams[request.first * 2, default: []][$0].first?.kind == .viewWillDisappear(animated: true)
           } == true
       }) {
         entry.steps = unidentified[position].steps
@@ -268,7 +268,9 @@ struct Checks {
         unidentified.remove(at: position)
       } else {
         if problems < 40 {
-          let events = entry.ranges.sorted { $0.key < $1.key }.flatMap { streams[$0.key]![$0.value].map(describe) }
+          let events = entry.ranges.sorted { $0.key < $1.key }.flatMap {
+            streams[$0.key, default: []][$0.value].map(describe)
+          }
           fail(.unexplained, "transaction \(id) is not one the workload asked for: \(events.joined(separator: ", "))")
         }
         problems += 1
@@ -349,7 +351,7 @@ struct Checks {
     }
     guard case .remove(let parent, let child) = step, parent < 0 else { return step }
     for (lane, range) in entry.ranges where lane % 2 == 1 {
-      for event in streams[lane]![range] {
+      for event in streams[lane, default: []][range] {
         if case .childRemoved(let id, _) = event.kind, id == history.ids[child] {
           return .remove(parent: lane / 2, child: child)
         }
@@ -362,10 +364,10 @@ struct Checks {
   /// a container reports only `childRemoved(C)` and C starts with `willMove(nil)`.
   private func recogniseMoveRemoval(_ entry: Observed, streams: [Int: [LifecycleEvent]]) -> ModelStep? {
     for (lane, range) in entry.ranges where lane % 2 == 1 {
-      let events = streams[lane]![range]
-      guard events.count == 1, case .childRemoved(let childID, .moved) = events.first!.kind,
+      let events = streams[lane, default: []][range]
+      guard events.count == 1, let only = events.first, case .childRemoved(let childID, .moved) = only.kind,
         let child = history.indexByID[childID], let childRange = entry.ranges[child * 2],
-        streams[child * 2]![childRange].first?.kind == .willMove(toParent: nil)
+        streams[child * 2, default: []][childRange].first?.kind == .willMove(toParent: nil)
       else { continue }
       return .detachForMove(parent: lane / 2, child: child)
     }
@@ -399,7 +401,7 @@ struct Checks {
         }
       }), !entry.ranges.isEmpty
     else { return nil }
-    let kinds = entry.ranges.flatMap { streams[$0.key]![$0.value].map(\.kind) }
+    let kinds = entry.ranges.flatMap { streams[$0.key, default: []][$0.value].map(\.kind) }
     var traits: [TraitCollection] = []
     for kind in kinds { if case .traitCollectionDidChange(let value) = kind { traits.append(value) } }
     if traits.count == kinds.count, let last = traits.last {
@@ -435,7 +437,8 @@ struct Checks {
     var model = self.model
     var cursor: [Int: Int] = [:]
     var owner: [Int: [TransactionID]] = [:]  // per controller: transaction of each event
-    for (index, events) in streams { owner[index] = events.map { $0.transaction! } }
+    // Replay runs only once every event belongs to a transaction (`problems == 0`).
+    for (index, events) in streams { owner[index] = events.compactMap(\.transaction) }
     var remaining = observed.count
     var done: Set<TransactionID> = []
     while remaining > 0 {
@@ -630,7 +633,7 @@ struct Checks {
     }
     for lane in Set(lanes.keys).union(entry.ranges.keys).sorted() {
       let expected = lanes[lane] ?? []
-      let actual = entry.ranges[lane].map { streams[lane]![$0].map(\.kind) } ?? []
+      let actual = entry.ranges[lane].map { streams[lane, default: []][$0].map(\.kind) } ?? []
       if expected != actual {
         return
           "\(laneName(lane)): the model expects [\(expected.map(describe).joined(separator: ", "))] but the runtime did [\(actual.map(describe).joined(separator: ", "))]"
@@ -656,7 +659,12 @@ struct EventKey: Hashable {
 
 /// The per-controller hook grammar (see `Checks.checkGrammar`).
 struct HookGrammar {
-  enum Link: Equatable { case detached, attaching(ControllerID), attached(ControllerID), leaving }
+  enum Link: Equatable {
+    case detached
+    case attaching(ControllerID)
+    case attached(ControllerID)
+    case leaving
+  }
   var link = Link.detached
   var state = AppearanceState.disappeared
   var isAppearingSeen = false

@@ -143,9 +143,8 @@ struct PushKind: OperationKind {
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.windows.count)
     if rng.chance(0.1) {
-      return Operation(
-        id: id, kind: name, targets: [world.roots[tree], rng.pick(world.tabLeaves[rng.below(world.windows.count)])!],
-        variant: 2)
+      guard let leaf = rng.pick(world.tabLeaves[rng.below(world.windows.count)]) else { return nil }
+      return Operation(id: id, kind: name, targets: [world.roots[tree], leaf], variant: 2)
     }
     let free = world.stackLeaves.filter { world[$0].parent == nil }
     guard let leaf = rng.pick(free.isEmpty ? world.stackLeaves : free) else { return nil }
@@ -261,7 +260,8 @@ struct PopKind: OperationKind {
   private func stackRequest(_ operation: Operation, run: Run) async -> Outcome {
     let navigation = run.world.navigations[run.world.tree(ofRoot: operation.targets[0])]
     do {
-      let tree = run.world.tree(ofRoot: operation.targets[0]), animated = operation.variant == 1
+      let tree = run.world.tree(ofRoot: operation.targets[0])
+      let animated = operation.variant == 1
       if name == .pop {
         let handle = try await navigation.pop(animated: animated)
         run.register(handle.id, [.navigation(tree: tree, change: .pop, animated: animated)], operation: operation.id)
@@ -287,7 +287,8 @@ struct PopToKind: OperationKind {
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.windows.count)
     if rng.chance(0.1) {
-      return Operation(id: id, kind: name, targets: [world.roots[tree], rng.pick(world.strangers)!], variant: 2)
+      guard let stranger = rng.pick(world.strangers) else { return nil }
+      return Operation(id: id, kind: name, targets: [world.roots[tree], stranger], variant: 2)
     }
     let stack = world.navigations[tree].viewControllers.compactMap { world.indexByID[$0.node.id] }
     guard let leaf = rng.pick(stack.isEmpty ? world.stackLeaves : stack) else { return nil }

@@ -344,8 +344,9 @@ struct FindingLog: Sendable {
   private(set) var kept: [Finding] = []
 
   mutating func append(_ finding: Finding) {
-    counts[finding.category, default: 0] += 1
-    if counts[finding.category]! <= Self.keptPerCategory { kept.append(finding) }
+    let count = counts[finding.category, default: 0] + 1
+    counts[finding.category] = count
+    if count <= Self.keptPerCategory { kept.append(finding) }
   }
 
   var total: Int { counts.values.reduce(0, +) }

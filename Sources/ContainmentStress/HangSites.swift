@@ -117,7 +117,8 @@ enum HangSite: Int, Sendable, CaseIterable, Hashable {
     case .shouldSelect:
       let tabs = TabBarController(name: base + ".tabs")
       tree.track(tabs, label: tabs.node.name)
-      let first = make(".0"), second = make(".1")
+      let first = make(".0")
+      let second = make(".1")
       try await tabs.setViewControllers([first, second])
       try await install(tabs, in: parent)
       let delegate = HangingTabDelegate(hangs: hangs, tree: tree)
@@ -130,7 +131,8 @@ enum HangSite: Int, Sendable, CaseIterable, Hashable {
     case .willShow:
       let navigation = NavigationController(name: base + ".nav", transitionDuration: .zero)
       tree.track(navigation, label: navigation.node.name)
-      let bottom = make(".0"), top = make(".1")
+      let bottom = make(".0")
+      let top = make(".1")
       try await navigation.setViewControllers([bottom], animated: false)
       try await install(navigation, in: parent)
       let delegate = HangingNavigationDelegate(hangs: hangs, tree: tree)
@@ -140,7 +142,9 @@ enum HangSite: Int, Sendable, CaseIterable, Hashable {
         _ = try await navigation.push(top, animated: false)
       }
     case .animations:
-      let box = make(".box"), from = make(".0"), to = make(".1")
+      let box = make(".box")
+      let from = make(".0")
+      let to = make(".1")
       try await install(box, in: parent)
       try await install(from, in: box)
       try await box.addChild(to)
@@ -151,7 +155,8 @@ enum HangSite: Int, Sendable, CaseIterable, Hashable {
         }
       }
     case .scopeBody:
-      let box = make(".box"), child = make(".0")
+      let box = make(".box")
+      let child = make(".0")
       try await install(box, in: parent)
       return Planting(site: self, name: name, owner: box, others: [parent, child]) {
         try await box.withTransaction { _ in

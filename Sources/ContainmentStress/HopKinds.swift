@@ -266,10 +266,10 @@ struct SelfRemovalKind: OperationKind {
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.hop.roots.count)
-    return Operation(
-      id: id, kind: name,
-      targets: [world.hop.roots[tree], rng.pick(world.hop.leaves[tree])!, rng.pick(world.autoContainers)!],
-      variant: rng.below(8))
+    guard let leaf = rng.pick(world.hop.leaves[tree]), let container = rng.pick(world.autoContainers) else {
+      return nil
+    }
+    return Operation(id: id, kind: name, targets: [world.hop.roots[tree], leaf, container], variant: rng.below(8))
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
@@ -277,9 +277,10 @@ struct SelfRemovalKind: OperationKind {
     guard await world.hop.gate.enter(exclusive: true) else { return .cancelled }
     defer { world.hop.gate.leave(exclusive: true) }
     let (root, leaf, graftTarget) = (operation.targets[0], operation.targets[1], operation.targets[2])
-    let tree = world.hop.roots.firstIndex(of: root)!
+    guard let tree = world.hop.roots.firstIndex(of: root) else { preconditionFailure("#\(root) is not a hop root") }
     let container = world.hop.containers[tree]
-    let id = operation.id, variant = operation.variant
+    let id = operation.id
+    let variant = operation.variant
     // A detached tree is put somewhere visible first (a free window, or grafted).
     if world.freeHopRoots.contains(root) {
       if let window = world.hop.windows.indices.first(where: { world.hop.windows[$0].rootViewController == nil }),
@@ -326,8 +327,8 @@ struct RehomeKind: OperationKind {
   let weight = 2
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
-    Operation(
-      id: id, kind: name, targets: [rng.pick(world.hop.roots)!, rng.pick(world.autoContainers)!], variant: rng.below(6))
+    guard let root = rng.pick(world.hop.roots), let container = rng.pick(world.autoContainers) else { return nil }
+    return Operation(id: id, kind: name, targets: [root, container], variant: rng.below(6))
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
@@ -335,10 +336,12 @@ struct RehomeKind: OperationKind {
     guard await world.hop.gate.enter(exclusive: true) else { return .cancelled }
     defer { world.hop.gate.leave(exclusive: true) }
     let (root, target) = (operation.targets[0], operation.targets[1])
-    let id = operation.id, variant = operation.variant
+    let id = operation.id
+    let variant = operation.variant
     let none = Locked<TransactionHandle<Void>?>(nil)
     if variant == 5 {
-      _ = await world.makeWhole(hopTree: world.hop.roots.firstIndex(of: root)!, run: run, operation: id)
+      guard let tree = world.hop.roots.firstIndex(of: root) else { preconditionFailure("#\(root) is not a hop root") }
+      _ = await world.makeWhole(hopTree: tree, run: run, operation: id)
     }
     let emptyWindow = world.hop.windows.indices.first { world.hop.windows[$0].rootViewController == nil }
     if let window = world.hopWindow(of: root) {

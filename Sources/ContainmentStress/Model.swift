@@ -235,7 +235,8 @@ struct Model: Sendable {
       return
     }
     guard !new.isEmpty || old.isEmpty, Set(new).count == new.count else { throw Refusal(description: "bad stack") }
-    let removed = old.filter { !new.contains($0) }, added = new.filter { !old.contains($0) }
+    let removed = old.filter { !new.contains($0) }
+    let added = new.filter { !old.contains($0) }
     for child in added
     where stacks.contains(where: { $0.contains(child) }) || tabList.contains(where: { $0.contains(child) }) {
       throw Refusal(description: "#\(child) is on another stack or has another parent")
@@ -247,7 +248,8 @@ struct Model: Sendable {
     } else {
       endPresentations(from: removed, reason: .popped)
     }
-    let oldTop = old.last, newTop = new.last
+    let oldTop = old.last
+    let newTop = new.last
     var pass = Pass(animated: animated)
     if oldTop != newTop {
       if let oldTop, nodes[oldTop].installed { begin(&pass, [oldTop], appearing: false) }
@@ -275,7 +277,8 @@ struct Model: Sendable {
   private mutating func interactivePop(tree: Int, finish: Bool) throws(Refusal) {
     let old = stacks[tree]
     guard old.count >= 2 else { throw Refusal(description: old.isEmpty ? "empty stack" : "cannot pop the root") }
-    let popping = old[old.count - 1], revealing = old[old.count - 2]
+    let popping = old[old.count - 1]
+    let revealing = old[old.count - 2]
     var start = Pass(animated: true)
     if nodes[popping].installed { begin(&start, forwardingTargets(from: popping), appearing: false) }
     nodes[revealing].installed = true
@@ -308,7 +311,8 @@ struct Model: Sendable {
   /// `viewIsAppearing`, then the leaving one's view removed, its
   /// `viewDidDisappear`, the joining one's `viewDidAppear`.
   private mutating func layoutSplit(tree: Int, showing requested: SplitColumn?, compact: Bool) {
-    let primary = splitPrimary[tree], secondary = splitSecondary[tree]
+    let primary = splitPrimary[tree]
+    let secondary = splitSecondary[tree]
     var shown = requested ?? splitShown[tree]
     if compact, !splitCollapsed[tree], requested == nil { shown = .primary }
     let desired = compact ? [shown == .primary ? primary : secondary] : [primary, secondary]
@@ -333,7 +337,8 @@ struct Model: Sendable {
   private mutating func switchTab(tree: Int, to new: Int) {
     let old = selectedTab[tree]
     selectedTab[tree] = new
-    var appearing = Pass(animated: false), disappearing = Pass(animated: false)
+    var appearing = Pass(animated: false)
+    var disappearing = Pass(animated: false)
     var changed = false
     if !nodes[new].installed {
       nodes[new].installed = true
@@ -393,7 +398,8 @@ struct Model: Sendable {
       throw Refusal(description: "bad change")
     }
     let old = nodes[container].children
-    let added = children.filter { !old.contains($0) }, removed = old.filter { !children.contains($0) }
+    let added = children.filter { !old.contains($0) }
+    let removed = old.filter { !children.contains($0) }
     for child in added where nodes[child].parent != nil || nodes[child].isWindowRoot || child == container {
       throw Refusal(description: "#\(child) cannot join")
     }
@@ -451,8 +457,8 @@ struct Model: Sendable {
   mutating func apply(_ step: ModelStep) throws(Refusal) {
     switch step {
     case .attach(let parent, let child):
-      guard nodes[child].parent == nil else {
-        throw Refusal(description: "#\(child) already has parent #\(nodes[child].parent!)")
+      if let current = nodes[child].parent {
+        throw Refusal(description: "#\(child) already has parent #\(current)")
       }
       guard !nodes[child].isWindowRoot, child != parent else {
         throw Refusal(description: "#\(child) cannot be attached")
@@ -559,7 +565,8 @@ struct Model: Sendable {
         throw Refusal(description: "bad tabs")
       }
       let old = tabList[tree]
-      let removed = old.filter { !tabs.contains($0) }, added = tabs.filter { !old.contains($0) }
+      let removed = old.filter { !tabs.contains($0) }
+      let added = tabs.filter { !old.contains($0) }
       for child in added
       where tabList.contains(where: { $0.contains(child) }) || stacks.contains(where: { $0.contains(child) }) {
         throw Refusal(description: "#\(child) has another parent")

@@ -66,7 +66,8 @@ extension Model {
     nodes[presenter].presentation.presented = presented
     nodes[presented].presentation = ModelPresentation(presenting: presenter, style: style)
     emit(presenter, .presented(ids[presented], style: style))
-    var hiding = Pass(animated: animated), appearing = Pass(animated: animated)
+    var hiding = Pass(animated: animated)
+    var appearing = Pass(animated: animated)
     if let layer { begin(&hiding, forwardingTargets(from: layer), appearing: false) }
     begin(&appearing, forwardingTargets(from: presented), appearing: true)
     deliverWill(hiding)
@@ -127,7 +128,8 @@ extension Model {
     while let next = nodes[chain[chain.count - 1]].presentation.presented { chain.append(next) }
     for nested in presentersInside(leaving: chain) { dismiss(above: nested, animated: false, reason: reason) }
     let top = chain[chain.count - 1]
-    var leaving = Pass(animated: animated), returning = Pass(animated: animated)
+    var leaving = Pass(animated: animated)
+    var returning = Pass(animated: animated)
     if isInWindow(top) { begin(&leaving, forwardingTargets(from: top), appearing: false) }
     if let layer = nodes[first].presentation.coveredLayer {
       nodes[layer].presentation.covered = false

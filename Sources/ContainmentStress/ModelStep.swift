@@ -56,7 +56,11 @@ enum ModelStep: Sendable, Hashable, CustomStringConvertible {
   case presentationRoot(window: Int, root: Int?)
 
   enum StackChange: Sendable, Hashable, CustomStringConvertible {
-    case push(Int), pop, popTo(Int), popToRoot, set([Int])
+    case push(Int)
+    case pop
+    case popTo(Int)
+    case popToRoot
+    case set([Int])
     /// `interactivePop` (N7), finished or cancelled (or its driver threw).
     case interactivePop(finish: Bool)
 

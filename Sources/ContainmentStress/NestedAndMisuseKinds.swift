@@ -93,11 +93,10 @@ struct MisuseKind: OperationKind {
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.roots.count)
+    guard let stranger = rng.pick(world.strangers) else { return nil }
     return Operation(
       id: id, kind: name,
-      targets: [
-        world.roots[tree], world.autoContainers[tree], world.manualContainers[tree], rng.pick(world.strangers)!,
-      ],
+      targets: [world.roots[tree], world.autoContainers[tree], world.manualContainers[tree], stranger],
       variant: rng.below(Self.variants))
   }
 
@@ -106,7 +105,8 @@ struct MisuseKind: OperationKind {
     let (root, auto, manual, stranger) = (
       world[operation.targets[0]], world[operation.targets[1]], world[operation.targets[2]], world[operation.targets[3]]
     )
-    let doomed = world[world.doomedRoot], doomedLeaf = world[world.doomedLeaf]
+    let doomed = world[world.doomedRoot]
+    let doomedLeaf = world[world.doomedLeaf]
     let expected: [ContainmentError]
     let attempt: @Sendable () async throws -> Void
     switch operation.variant {

@@ -47,7 +47,8 @@ enum OperationKinds {
   ]
 
   static func kind(_ name: OperationKindName) -> any OperationKind {
-    all.first { $0.name == name }!
+    guard let kind = all.first(where: { $0.name == name }) else { preconditionFailure("no kind named \(name)") }
+    return kind
   }
 
   /// A random operation of the kinds `options` selects, or nil when they
@@ -210,7 +211,8 @@ struct InstallKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
-    let parent = run.world[operation.targets[0]], child = run.world[operation.targets[1]]
+    let parent = run.world[operation.targets[0]]
+    let child = run.world[operation.targets[1]]
     return await carrier(parent, run: run, operation: operation.id) { steps in
       guard child.parent == nil else { return }
       do {
@@ -247,7 +249,8 @@ struct UninstallKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
-    let parent = run.world[operation.targets[0]], child = run.world[operation.targets[1]]
+    let parent = run.world[operation.targets[0]]
+    let child = run.world[operation.targets[1]]
     return await carrier(parent, run: run, operation: operation.id) { steps in
       guard child.parent === parent else { return }
       if !parent.forwards, child.node.appearanceState == .appeared {
@@ -312,7 +315,10 @@ struct BatchKind: OperationKind {
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     guard let container = rng.pick(world.manualContainers), !snapshot.children[container].isEmpty else { return nil }
     var targets = [container]
-    for _ in 0..<(1 + rng.below(4)) { targets.append(rng.pick(snapshot.children[container])!) }
+    for _ in 0..<(1 + rng.below(4)) {
+      guard let child = rng.pick(snapshot.children[container]) else { return nil }
+      targets.append(child)
+    }
     // variant: timing (0 plain, 1 animated, 2 one millisecond) + 3 × bit mask of appearing intents.
     return Operation(id: id, kind: name, targets: targets, variant: rng.below(3) + 3 * rng.below(16))
   }
@@ -355,7 +361,8 @@ struct ManualAppearanceKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
-    let container = run.world[operation.targets[0]], child = run.world[operation.targets[1]]
+    let container = run.world[operation.targets[0]]
+    let child = run.world[operation.targets[1]]
     let animated = operation.variant >= 6
     let script = operation.variant % 6
     return await carrier(container, run: run, operation: operation.id) { steps in
@@ -370,12 +377,25 @@ struct ManualAppearanceKind: OperationKind {
         steps.append(.end(child: child.index))
       }
       switch script {
-      case 0: await begin(!appeared); await end()  // show or hide
-      case 1: await begin(!appeared); await begin(appeared); await end()  // reversal (A3)
+      case 0:  // show or hide
+        await begin(!appeared)
+        await end()
+      case 1:  // reversal (A3)
+        await begin(!appeared)
+        await begin(appeared)
+        await end()
       case 2: await end()  // unbalanced: end without begin (A4)
-      case 3: await begin(!appeared); await begin(!appeared); await end(); await end()  // nested begin (A3, A4)
+      case 3:  // nested begin (A3, A4)
+        await begin(!appeared)
+        await begin(!appeared)
+        await end()
+        await end()
       case 4: await begin(appeared)  // toward the current state (A4)
-      default: await begin(!appeared); await end(); await begin(appeared); await end()  // there and back
+      default:  // there and back
+        await begin(!appeared)
+        await end()
+        await begin(appeared)
+        await end()
       }
     }
   }
@@ -397,7 +417,8 @@ struct ToggleContainerKind: OperationKind {
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
-    let root = run.world[operation.targets[0]], container = run.world[operation.targets[1]]
+    let root = run.world[operation.targets[0]]
+    let container = run.world[operation.targets[1]]
     return await carrier(root, run: run, operation: operation.id) { steps in
       do {
         let view = await container.view

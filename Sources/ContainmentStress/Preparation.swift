@@ -63,7 +63,8 @@ extension World {
       if (self[t[1]].parent as? StressController)?.index == t[0] { await place(t[1], in: nil, installed: false) }
       if let other = containers(for: t[2]).first { await place(t[2], in: other, installed: true) }
     case .toggleContainer:
-      let container = self[t[1]], root = self[t[0]]
+      let container = self[t[1]]
+      let root = self[t[0]]
       let installed = container.viewIfLoaded?.superview != nil
       if operation.variant == 1, !installed { try? await root.view.addSubview(await container.view) }
       if operation.variant == 2, installed { try? await container.view.removeFromSuperview() }

@@ -73,16 +73,17 @@ extension World {
     for (window, root) in model.presentationWindowRoots.enumerated() {
       if let root { try await presentation.windows[window].setRootViewController(self[root]) }
     }
-    var pending = model.nodes.indices.filter { model.nodes[$0].presentation.presenting != nil }
+    var pending = model.nodes.indices.compactMap { index in
+      model.nodes[index].presentation.presenting.map { (presented: index, presenter: $0) }
+    }
     while !pending.isEmpty {
       let ready = pending.filter {
-        model.nodes[model.nodes[$0].presentation.presenting!].presentation.presenting == nil
-          || self[model.nodes[$0].presentation.presenting!].presentingViewController != nil
+        model.nodes[$0.presenter].presentation.presenting == nil || self[$0.presenter].presentingViewController != nil
       }
       guard let next = ready.first else { break }
-      pending.removeAll { $0 == next }
-      let node = model.nodes[next].presentation
-      try await self[node.presenting!].present(self[next], style: node.style ?? .pageSheet, animated: false)
+      pending.removeAll { $0.presented == next.presented }
+      let style = model.nodes[next.presented].presentation.style ?? .pageSheet
+      try await self[next.presenter].present(self[next.presented], style: style, animated: false)
     }
   }
 
@@ -111,6 +112,7 @@ extension World {
     return candidates.filter { self.family(of: $0) == family }
   }
 
+  // swift-format-ignore: NeverForceUnwrap
   func gate(of family: PresentationFamily) -> StackGate {
     switch family {
     case .window(let window): presentation.windowGates[window]
@@ -123,7 +125,10 @@ extension World {
     if rng.chance(0.65) { return .window(rng.below(presentation.windows.count)) }
     // Mostly a leaf on top of its stack (one below cannot present: `presenterNotInWindow`).
     let shown = stackLeaves.filter { self[$0].viewIfLoaded?.window != nil }
-    return .leaf(rng.pick(rng.chance(0.8) && !shown.isEmpty ? shown : stackLeaves)!)
+    guard let leaf = rng.pick(rng.chance(0.8) && !shown.isEmpty ? shown : stackLeaves) else {
+      return .window(rng.below(presentation.windows.count))
+    }
+    return .leaf(leaf)
   }
 
   /// Runs `body` inside `family`'s gate if `index` still belongs to it once in.
@@ -176,9 +181,11 @@ struct PresentKind: OperationKind {
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
-    let presenter = operation.targets[0], presented = operation.targets[1]
+    let presenter = operation.targets[0]
+    let presented = operation.targets[1]
     guard let family = world.family(of: presenter) else { return .failed("no family") }
-    let style = styles[operation.variant / 2], animated = operation.variant % 2 == 1
+    let style = styles[operation.variant / 2]
+    let animated = operation.variant % 2 == 1
     return await world.inFamily(family, of: presenter, exclusive: false) {
       do {
         let handle = try await world[presenter].present(world[presented], style: style, animated: animated)
@@ -375,14 +382,21 @@ struct PresentMisuseKind: OperationKind {
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
-    let root = world[operation.targets[0]], kid = world[operation.targets[1]]
-    let otherRoot = world[world.presentation.roots.first { $0 != operation.targets[0] }!]
+    let root = world[operation.targets[0]]
+    let kid = world[operation.targets[1]]
+    guard let other = world.presentation.roots.first(where: { $0 != operation.targets[0] }) else {
+      preconditionFailure("the presentation world has more than one window")
+    }
+    let otherRoot = world[other]
     switch operation.variant {
     case 0, 1:
       // Alone in the window's family: presenting its own child (or itself)
       // while other requests of the family ran has deadlocked in the
       // runtime (reported, not yet reduced; kept apart here).
-      let gate = world.presentation.windowGates[world.presentation.roots.firstIndex { world[$0] === root }!]
+      guard let window = world.presentation.roots.firstIndex(where: { world[$0] === root }) else {
+        preconditionFailure("a misused root is a presentation window's root")
+      }
+      let gate = world.presentation.windowGates[window]
       guard await gate.enter(exclusive: true) else { return .cancelled }
       defer { gate.leave(exclusive: true) }
       if operation.variant == 1 {
@@ -399,7 +413,9 @@ struct PresentMisuseKind: OperationKind {
       // that adopts another tree's root while its ancestor presents has
       // deadlocked in the runtime (reported; kept apart here).
       // Both gates, in window order (no cycle with the same misuse from the other window).
-      let mine = world.presentation.roots.firstIndex { world[$0] === root }!
+      guard let mine = world.presentation.roots.firstIndex(where: { world[$0] === root }) else {
+        preconditionFailure("a misused root is a presentation window's root")
+      }
       var entered: [(StackGate, Bool)] = []
       defer { for (gate, exclusive) in entered { gate.leave(exclusive: exclusive) } }
       for (window, gate) in world.presentation.windowGates.enumerated() {
@@ -410,7 +426,8 @@ struct PresentMisuseKind: OperationKind {
         try await kid.present(otherRoot, animated: false)
       }
     case 3:
-      let presenter = PresentationLoner("loner presenter"), presented = PresentationLoner("loner presented")
+      let presenter = PresentationLoner("loner presenter")
+      let presented = PresentationLoner("loner presented")
       let outcome = await expect(run, operation, { $0 == .presenterNotInWindow(presenter.node.id) }) {
         try await presenter.present(presented, animated: false)
       }
@@ -447,8 +464,10 @@ struct PresentMisuseKind: OperationKind {
   /// root, and presenting the sheet from a second window's root, are refused.
   private func alreadyPresenting(_ operation: Operation, run: Run) async -> Outcome {
     let windows = [Window(environment: run.world.environment), Window(environment: run.world.environment)]
-    let root = PresentationLoner("loner root"), sheet = PresentationLoner("loner sheet")
-    let other = PresentationLoner("loner other"), stranger = PresentationLoner("loner stranger")
+    let root = PresentationLoner("loner root")
+    let sheet = PresentationLoner("loner sheet")
+    let other = PresentationLoner("loner other")
+    let stranger = PresentationLoner("loner stranger")
     let result = await alreadyPresenting(
       operation, run: run, root: root, sheet: sheet, other: other, stranger: stranger, windows: windows)
     for window in windows {

@@ -24,7 +24,8 @@ enum ProcessStatus {
       guard count > 0 else { break }
       text += String(decoding: bytes[0..<count], as: UTF8.self)
     }
-    var resident: Int?, peak: Int?
+    var resident: Int?
+    var peak: Int?
     for line in text.split(separator: "\n") {
       let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
       guard fields.count >= 2, let kilobytes = Int(fields[1]) else { continue }

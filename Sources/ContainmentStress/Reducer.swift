@@ -24,8 +24,8 @@ struct Reducer {
     let records = history.records.filter { !$0.nested }
     var named = records.filter { finding.operations.contains($0.operation.id) }
     if named.isEmpty { named = Array(records.suffix(12)) }
-    let from = named.map(\.start).min()! - .milliseconds(2)
-    let to = named.map(\.end).max()!
+    guard let earliest = named.map(\.start).min(), let to = named.map(\.end).max() else { return (history.initial, []) }
+    let from = earliest - .milliseconds(2)
     func touches(_ operation: Operation) -> Set<Int> {
       var keys = Set(operation.targets).intersection(leaves)
       if operation.kind.isContainerKind, let root = operation.targets.first,
@@ -54,7 +54,7 @@ struct Reducer {
       if chosen.count >= 16 { break }
       if !touched.isDisjoint(with: touches(record.operation)) { chosen.append(record) }
     }
-    let first = chosen.map(\.start).min()!
+    let first = chosen.map(\.start).min() ?? earliest
     return (snapshot.1, chosen.sorted { $0.start < $1.start }.map { ($0.start - first, $0.operation) })
   }
 

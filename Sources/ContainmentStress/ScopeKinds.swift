@@ -20,7 +20,10 @@ struct ScopeTrees: Sendable {
   }
 
   /// The gate of `K` at world index `container`.
-  func gate(of container: Int) -> StackGate { gates[containers.firstIndex(of: container)!] }
+  func gate(of container: Int) -> StackGate {
+    guard let tree = containers.firstIndex(of: container) else { preconditionFailure("#\(container) is not a K") }
+    return gates[tree]
+  }
 }
 
 /// Who a custom container's change touches: its container, the children it
@@ -256,7 +259,7 @@ extension Checks {
     }
     var reported = 0
     for (id, perController) in positions.sorted(by: { $0.key < $1.key }) {
-      let members = scopes[id]!, span = spans[id]!
+      guard let members = scopes[id], let span = spans[id] else { continue }
       for (index, range) in perController.sorted(by: { $0.key < $1.key }) {
         let events = history.events[index]
         var intruder = (range.first...range.last).first { events[$0].transaction != id }

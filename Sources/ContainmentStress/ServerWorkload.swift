@@ -350,7 +350,8 @@ enum ServerWorkload {
 
     /// Requests per second and per CPU-second between samples.
     var throughput: (wall: Flatness.Throughput, cpu: Flatness.Throughput)? {
-      var wall: [Flatness.Sample] = [], cpu: [Flatness.Sample] = []
+      var wall: [Flatness.Sample] = []
+      var cpu: [Flatness.Sample] = []
       for (previous, sample) in zip(outcome.samples, outcome.samples.dropFirst()) {
         let done = Double(sample.requests - previous.requests)
         let others =

@@ -361,7 +361,8 @@ struct SlowChildrenKind: OperationKind {
     let split = SplitViewController(name: "SlowSplit\(id)")
     tree.track(window, label: "slow split window of op \(id)")
     tree.track(split, label: split.node.name)
-    let primary = tree.make("SlowSplit\(id).primary"), secondary = tree.make("SlowSplit\(id).secondary")
+    let primary = tree.make("SlowSplit\(id).primary")
+    let secondary = tree.make("SlowSplit\(id).secondary")
     return await check(split.node.name, tree: tree, containers: [split], children: [primary, secondary]) {
       try await split.setViewControllers(primary: primary, secondary: secondary)
       try await tree.timed { try await window.setRootViewController(split) }

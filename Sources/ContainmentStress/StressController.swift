@@ -48,7 +48,8 @@ actor StressController: ViewController {
     record(.viewDidAppear(animated: animated))
     guard
       let action = armedDidAppear.withLock({ action in
-        defer { action = nil }; return action
+        defer { action = nil }
+        return action
       })
     else { return }
     await action()
@@ -57,7 +58,8 @@ actor StressController: ViewController {
     record(.viewWillDisappear(animated: animated))
     guard
       let action = armedDisappear.withLock({ action in
-        defer { action = nil }; return action
+        defer { action = nil }
+        return action
       })
     else { return }
     await action()
@@ -75,7 +77,8 @@ actor StressController: ViewController {
     }
     guard let parent,
       let action = armed.withLock({ action in
-        defer { action = nil }; return action
+        defer { action = nil }
+        return action
       })
     else { return }
     await action(parent)

@@ -22,7 +22,9 @@ struct ReleasedWindowKind: OperationKind {
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let bulk = run.world.bulk
-    let p = bulk.make("Released"), a = bulk.make("Released.a"), b = bulk.make("Released.b")
+    let p = bulk.make("Released")
+    let a = bulk.make("Released.a")
+    let b = bulk.make("Released.b")
     do {
       if operation.variant == 3 {
         try await p.addChild(a)

@@ -60,8 +60,11 @@ final class World: Sendable {
       controllers.append(controller)
       return controller.index
     }
-    var roots: [Int] = [], autoContainers: [Int] = [], manualContainers: [Int] = []
-    var autoLeaves: [Int] = [], manualLeaves: [Int] = []
+    var roots: [Int] = []
+    var autoContainers: [Int] = []
+    var manualContainers: [Int] = []
+    var autoLeaves: [Int] = []
+    var manualLeaves: [Int] = []
     for tree in 0..<options.trees {
       roots.append(make("R\(tree)"))
       autoContainers.append(make("A\(tree)"))
@@ -71,7 +74,9 @@ final class World: Sendable {
       for leaf in 0..<options.leavesPerTree { autoLeaves.append(make("L\(tree).\(leaf)")) }
       for leaf in 0..<options.manualLeavesPerTree { manualLeaves.append(make("N\(tree).\(leaf)")) }
     }
-    var stackLeaves: [Int] = [], tabLeaves: [[Int]] = [], splitColumns: [(primary: Int, secondary: Int)] = []
+    var stackLeaves: [Int] = []
+    var tabLeaves: [[Int]] = []
+    var splitColumns: [(primary: Int, secondary: Int)] = []
     for tree in 0..<options.trees {
       for leaf in 0..<3 { stackLeaves.append(make("V\(tree).\(leaf)")) }
       tabLeaves.append((0..<3).map { make("T\(tree).\($0)") })

@@ -8,7 +8,10 @@ import Testing
 struct AppearanceRulesTests {
   @Test func parentAppearsBeforeChildrenInChildOrder_A1() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c1 = f.controller("C1"), c2 = f.controller("C2"), hidden = f.controller("H")
+    let p = f.controller("P")
+    let c1 = f.controller("C1")
+    let c2 = f.controller("C2")
+    let hidden = f.controller("H")
     try await f.install(c1, in: p)
     try await f.install(c2, in: p)
     try await p.addChild(hidden)  // view never installed: gets nothing (like an unselected tab)
@@ -33,7 +36,10 @@ struct AppearanceRulesTests {
 
   @Test func forwardingReachesGrandchildrenDepthFirst_A1() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c1 = f.controller("C1"), g = f.controller("G"), c2 = f.controller("C2")
+    let p = f.controller("P")
+    let c1 = f.controller("C1")
+    let g = f.controller("G")
+    let c2 = f.controller("C2")
     try await f.install(c1, in: p)
     try await f.install(g, in: c1)
     try await f.install(c2, in: p)
@@ -66,7 +72,9 @@ struct AppearanceRulesTests {
 
   @Test func movingFlagsAreTrueDuringHooksCausedByMoves_A5() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C"), other = f.controller("O")
+    let p = f.controller("P")
+    let c = f.controller("C")
+    let other = f.controller("O")
     let window = try await f.onScreen(p)
     let log = f.log
     await c.setOnHook { hook in

@@ -8,7 +8,8 @@ import Testing
 struct ContainerMisuseTests {
   @Test func pushingAControllerAlreadyOnThisStackThrowsAndChangesNothing_misuse() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = Window()
     let nav = try await f.onScreenNavigation([a, b], in: window)
     let before = snapshot(nav)
@@ -27,14 +28,18 @@ struct ContainerMisuseTests {
 
   @Test func pushingAControllerOnAnotherStackOrContainerThrowsAndChangesNothing_misuse() async throws {
     let f = Fixture()
-    let a = f.controller("A"), x = f.controller("X"), p = f.controller("P"), c = f.controller("C")
+    let a = f.controller("A")
+    let x = f.controller("X")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = Window()
     let nav = try await f.onScreenNavigation([a], in: window)
     let other = NavigationController(name: "Other")
     try await other.setViewControllers([x], animated: false)
     try await p.addChild(c)
     _ = f.log.take()
-    let before = snapshot(nav), otherBefore = snapshot(other)
+    let before = snapshot(nav)
+    let otherBefore = snapshot(other)
     await #expect(throws: ContainmentError.alreadyOnStack(x.node.id)) { try await nav.push(x, animated: false) }
     await #expect(throws: ContainmentError.alreadyChild(child: c.node.id, parent: p.node.id)) {
       try await nav.push(c, animated: false)
@@ -66,7 +71,9 @@ struct ContainerMisuseTests {
 
   @Test func poppingToAControllerNotOnTheStackThrowsAndChangesNothing_misuse() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), stranger = f.controller("X")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let stranger = f.controller("X")
     let window = Window()
     let nav = try await f.onScreenNavigation([a, b], in: window)
     let before = snapshot(nav)
@@ -80,7 +87,8 @@ struct ContainerMisuseTests {
 
   @Test func selectingAnOutOfRangeTabThrowsAndChangesNothing_misuse() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let tabs = TabBarController(name: "Tabs")
     let delegate = RecordingTabDelegate(log: f.log)
     tabs.delegate = delegate
@@ -104,7 +112,8 @@ struct ContainerMisuseTests {
 
   @Test func namingOneControllerForBothSplitColumnsThrowsAndChangesNothing_misuse() async throws {
     let f = Fixture()
-    let p = f.controller("P"), s = f.controller("S")
+    let p = f.controller("P")
+    let s = f.controller("S")
     let split = SplitViewController(name: "Split")
     try await split.setViewControllers(primary: p, secondary: s)
     _ = f.log.take()
@@ -119,7 +128,8 @@ struct ContainerMisuseTests {
 
   @Test func usingAContainerAfterTeardownThrows_misuse() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = Window()
     let nav = try await f.onScreenNavigation([a], in: window)
     try await window.tearDown()

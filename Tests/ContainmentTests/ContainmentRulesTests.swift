@@ -8,7 +8,8 @@ import Testing
 struct ContainmentRulesTests {
   @Test func addChildCallsWillMoveButNeverDidMove_C1() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C")
+    let p = f.controller("P")
+    let c = f.controller("C")
     try await p.addChild(c)
     #expect(f.log.take() == ["C.willMove(P)"])
     #expect(names(p.children) == ["C"])
@@ -19,7 +20,8 @@ struct ContainmentRulesTests {
 
   @Test func removeFromParentCallsDidMoveButNeverWillMove_C2() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C")
+    let p = f.controller("P")
+    let c = f.controller("C")
     try await p.addChild(c)
     _ = f.log.take()
     try await c.removeFromParent()
@@ -30,7 +32,8 @@ struct ContainmentRulesTests {
 
   @Test func standardAddOnScreenOrdersHooks_C3() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = try await f.onScreen(p)
     try await p.addChild(c)
     try await p.view.addSubview(await c.view)
@@ -46,7 +49,8 @@ struct ContainmentRulesTests {
 
   @Test func standardRemoveOnScreenOrdersHooks_C4() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = try await f.onScreen(p)
     try await f.install(c, in: p)
     await c.willMove(toParent: nil)
@@ -61,7 +65,8 @@ struct ContainmentRulesTests {
 
   @Test func removeFromParentAlsoDetachesAnInstalledView_C4() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = try await f.onScreen(p)
     try await f.install(c, in: p)
     await c.willMove(toParent: nil)
@@ -74,7 +79,8 @@ struct ContainmentRulesTests {
 
   @Test func viewDidLoadNeverRunsInsideAddChild_C5() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = try await f.onScreen(p)
     try await p.addChild(c)
     #expect(f.log.take() == ["C.willMove(P)"])
@@ -86,7 +92,10 @@ struct ContainmentRulesTests {
 
   @Test func addingAChildWithAnotherParentMovesIt_C6() async throws {
     let f = Fixture()
-    let root = f.controller("R"), q = f.controller("Q"), p = f.controller("P"), c = f.controller("C")
+    let root = f.controller("R")
+    let q = f.controller("Q")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = try await f.onScreen(root)
     try await f.install(q, in: root)
     try await f.install(p, in: root)
@@ -105,8 +114,10 @@ struct ContainmentRulesTests {
 
   @Test func oppositeConcurrentMovesDoNotDeadlock_C6() async throws {
     let f = Fixture()
-    let q1 = f.controller("Q1"), q2 = f.controller("Q2")
-    let a = f.controller("A"), b = f.controller("B")
+    let q1 = f.controller("Q1")
+    let q2 = f.controller("Q2")
+    let a = f.controller("A")
+    let b = f.controller("B")
     try await q1.addChild(a)
     try await q2.addChild(b)
     for _ in 0..<50 {
@@ -133,7 +144,10 @@ struct ContainmentRulesTests {
 
   @Test func aControllerBeingRemovedCannotBeAdoptedMidway_C6() async throws {
     let f = Fixture()
-    let r = f.controller("R"), p = f.controller("P"), q = f.controller("Q"), c = f.controller("C")
+    let r = f.controller("R")
+    let p = f.controller("P")
+    let q = f.controller("Q")
+    let c = f.controller("C")
     let window = try await f.onScreen(r)
     try await f.install(p, in: r)
     try await f.install(q, in: r)
@@ -162,7 +176,8 @@ struct ContainmentRulesTests {
     let p = f.controller("P")
     let window = try await f.onScreen(p)
     do {
-      let c = f.controller("C"), g = f.controller("G")
+      let c = f.controller("C")
+      let g = f.controller("G")
       weakChild = c
       weakGrandchild = g
       try await f.install(c, in: p)
@@ -193,7 +208,9 @@ struct ContainmentRulesTests {
 
   @Test func aChildOutlivingItsReleasedParentIsARootAndCanJoinAnotherParent_invariants() async throws {
     let f = Fixture()
-    let c = f.controller("C"), g = f.controller("G"), q = f.controller("Q")
+    let c = f.controller("C")
+    let g = f.controller("G")
+    let q = f.controller("Q")
     weak var weakParent: RecordingController?
     do {
       let p = f.controller("P")
@@ -223,7 +240,8 @@ struct ContainmentRulesTests {
     weak var weakRoot: RecordingController?
     weak var weakChild: RecordingController?
     do {
-      let root = f.controller("R"), c = f.controller("C")
+      let root = f.controller("R")
+      let c = f.controller("C")
       let window = try await f.onScreen(root)
       try await f.install(c, in: root)
       weakWindow = window

@@ -67,7 +67,8 @@ struct DelegationRulesTests {
   }
 
   @Test func splitStatusBarFollowsTheShownColumn_D1() async throws {
-    let p = StyledController("P", style: .lightContent), s = StyledController("S", style: .darkContent)
+    let p = StyledController("P", style: .lightContent)
+    let s = StyledController("S", style: .darkContent)
     let split = SplitViewController(name: "Split")
     try await split.setViewControllers(primary: p, secondary: s)
     let window = Window(traits: TraitCollection(horizontalSizeClass: .compact))
@@ -80,7 +81,8 @@ struct DelegationRulesTests {
   @Test func preferredContentSizeChangesReachTheContainer_D2() async throws {
     let f = Fixture()
     let listener = SizeListeningController("L", log: f.log)
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let nav = NavigationController(name: "Nav")
     try await nav.setViewControllers([a, b], animated: false)
     let window = Window()
@@ -102,7 +104,10 @@ struct DelegationRulesTests {
 
   @Test func traitChangesFlowFromTheWindowParentFirst_D3() async throws {
     let f = Fixture()
-    let r = f.controller("R"), a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    let r = f.controller("R")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let c = f.controller("C")
     let window = try await f.onScreen(r)
     let nav = NavigationController(name: "Nav")
     try await r.addChild(nav)

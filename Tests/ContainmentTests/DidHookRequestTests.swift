@@ -50,7 +50,9 @@ struct DidHookRequestTests {
 
   @Test func requestFromADidHookInsideAScopeWaitsForTheScope_R6_R2() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C"), g = f.controller("G")
+    let p = f.controller("P")
+    let c = f.controller("C")
+    let g = f.controller("G")
     let window = try await f.onScreen(p)
     let armed = await arm(c, on: "viewDidAppear", log: f.log) { try await c.addChild(g) }
     try await p.withTransaction { _ in
@@ -72,7 +74,9 @@ struct DidHookRequestTests {
 
   @Test func requestFromTheLastHookOfAPlainAddWaitsForTheAdd_R2() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C"), g = f.controller("G")
+    let p = f.controller("P")
+    let c = f.controller("C")
+    let g = f.controller("G")
     let window = try await f.onScreen(p)
     try await p.addChild(c)
     let armed = await arm(c, on: "viewDidAppear", log: f.log) { try await c.addChild(g) }
@@ -91,7 +95,9 @@ struct DidHookRequestTests {
 
   @Test func requestFromADidHookOfARemovalWaitsForDidMoveNil_C4_R2() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C"), g = f.controller("G")
+    let p = f.controller("P")
+    let c = f.controller("C")
+    let g = f.controller("G")
     let window = try await f.onScreen(p)
     try await f.install(c, in: p)
     let armed = await arm(c, on: "viewDidDisappear", log: f.log) { try await c.addChild(g) }
@@ -113,7 +119,10 @@ struct DidHookRequestTests {
 
   @Test func requestFromADidHookOfATransitionWaitsForTheTransition_T2_R2() async throws {
     let f = Fixture()
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B"), g = f.controller("G")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let g = f.controller("G")
     let window = try await f.onScreen(p)
     try await f.install(a, in: p)
     try await p.addChild(b)
@@ -133,7 +142,9 @@ struct DidHookRequestTests {
 
   @Test func requestFromADidHookOfAPushWaitsForDidMove_N2_R2() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), g = f.controller("G")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let g = f.controller("G")
     let window = makeWindow(clock: ManualClock())
     let nav = try await f.onScreenNavigation([a], in: window)
     let armed = await arm(b, on: "viewDidAppear", log: f.log) { try await b.addChild(g) }
@@ -152,7 +163,9 @@ struct DidHookRequestTests {
   /// loads its view has already delivered it `willMove`.
   @Test func requestFromViewDidLoadRunsBeforeTheAppearance_N2_C3() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), g = f.controller("G")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let g = f.controller("G")
     let window = makeWindow(clock: ManualClock())
     let nav = try await f.onScreenNavigation([a], in: window)
     let armed = await arm(b, on: "viewDidLoad", log: f.log) { try await b.addChild(g) }
@@ -168,7 +181,9 @@ struct DidHookRequestTests {
 
   @Test func requestFromADidHookOfAPopWaitsForDidMoveNil_N3_R2() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), g = f.controller("G")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let g = f.controller("G")
     let window = makeWindow(clock: ManualClock())
     let nav = try await f.onScreenNavigation([a, b], in: window)
     let armed = await arm(a, on: "viewDidAppear", log: f.log) { try await a.addChild(g) }
@@ -184,8 +199,11 @@ struct DidHookRequestTests {
 
   @Test func requestFromADidHookOfSetViewControllersWaitsForIt_N5_R2() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B")
-    let x = f.controller("X"), y = f.controller("Y"), g = f.controller("G")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let x = f.controller("X")
+    let y = f.controller("Y")
+    let g = f.controller("G")
     let window = makeWindow(clock: ManualClock())
     let nav = try await f.onScreenNavigation([a, b], in: window)
     let armed = await arm(y, on: "viewDidAppear", log: f.log) { try await y.addChild(g) }
@@ -204,7 +222,9 @@ struct DidHookRequestTests {
   @Test func requestFromADidHookOfAnInteractivePopWaitsForIt_N7_R2() async throws {
     for decision in [InteractiveDecision.finish, .cancel] {
       let f = Fixture()
-      let a = f.controller("A"), b = f.controller("B"), g = f.controller("G")
+      let a = f.controller("A")
+      let b = f.controller("B")
+      let g = f.controller("G")
       let window = makeWindow(clock: ManualClock())
       let nav = NavigationController(name: "Nav", transitionDuration: .zero)
       try await window.setRootViewController(nav)
@@ -234,7 +254,9 @@ struct DidHookRequestTests {
 
   @Test func requestFromADidHookOfATabSwitchWaitsForIt_B2_R2() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), g = f.controller("G")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let g = f.controller("G")
     let window = makeWindow(clock: ManualClock())
     let tabs = TabBarController(name: "Tabs")
     try await window.setRootViewController(tabs)
@@ -254,7 +276,9 @@ struct DidHookRequestTests {
 
   @Test func requestFromADidHookOfASplitChangeWaitsForIt_S1_R2() async throws {
     let f = Fixture()
-    let p = f.controller("P"), s = f.controller("S"), g = f.controller("G")
+    let p = f.controller("P")
+    let s = f.controller("S")
+    let g = f.controller("G")
     let window = makeWindow(clock: ManualClock(), traits: TraitCollection(horizontalSizeClass: .compact))
     let split = SplitViewController(name: "Split")
     try await window.setRootViewController(split)
@@ -274,7 +298,9 @@ struct DidHookRequestTests {
 
   @Test func requestFromADidHookOfAPresentationWaitsForThePresenter_P1_P5() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c1 = f.controller("C1"), c2 = f.controller("C2")
+    let p = f.controller("P")
+    let c1 = f.controller("C1")
+    let c2 = f.controller("C2")
     let window = try await f.onScreen(p)
     let armed = await arm(c1, on: "viewDidAppear", log: f.log) {
       try await c1.present(c2, style: .fullScreen, animated: false)
@@ -294,7 +320,9 @@ struct DidHookRequestTests {
 
   @Test func requestFromADidHookOfADismissalWaitsForIt_P1_P5() async throws {
     let f = Fixture()
-    let p = f.controller("P"), m = f.controller("M"), g = f.controller("G")
+    let p = f.controller("P")
+    let m = f.controller("M")
+    let g = f.controller("G")
     let window = try await f.onScreen(p)
     try await p.present(m, style: .fullScreen, animated: false)
     _ = f.log.take()
@@ -314,7 +342,9 @@ struct DidHookRequestTests {
   @Test func requestFromADidHookOfAnInteractiveDismissalWaitsForIt_P6_R2() async throws {
     for decision in [InteractiveDecision.finish, .cancel] {
       let f = Fixture()
-      let p = f.controller("P"), s = f.controller("S"), g = f.controller("G")
+      let p = f.controller("P")
+      let s = f.controller("S")
+      let g = f.controller("G")
       let window = makeWindow(clock: ManualClock())
       try await window.setRootViewController(p)
       try await p.present(s, style: .pageSheet, animated: false)
@@ -346,7 +376,10 @@ struct DidHookRequestTests {
 
   @Test func requestFromADidHookOfABatchWaitsForTheBatch_A7_R2() async throws {
     let f = Fixture()
-    let m = f.controller("M", forwards: false), x = f.controller("X"), y = f.controller("Y"), g = f.controller("G")
+    let m = f.controller("M", forwards: false)
+    let x = f.controller("X")
+    let y = f.controller("Y")
+    let g = f.controller("G")
     let window = try await f.onScreen(m)
     for child in [x, y] {
       try await m.addChild(child)
@@ -374,7 +407,9 @@ struct DidHookRequestTests {
   /// its request onto the controller being shown waits for the push.
   @Test func requestFromADelegateCallbackWaitsForTheTransaction_N8_R2() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), g = f.controller("G")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let g = f.controller("G")
     let window = makeWindow(clock: ManualClock())
     let nav = try await f.onScreenNavigation([a], in: window)
     let delegate = RequestingNavigationDelegate(log: f.log) { shown in try await shown.addChild(g) }
@@ -394,7 +429,9 @@ struct DidHookRequestTests {
   /// refused (§8), not queued: nothing is left to run it on.
   @Test func requestFromATeardownHookIsRefused_V3() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C"), g = f.controller("G")
+    let p = f.controller("P")
+    let c = f.controller("C")
+    let g = f.controller("G")
     let window = try await f.onScreen(p)
     try await f.install(c, in: p)
     _ = await arm(c, on: "viewDidTearDown", log: f.log) { try await c.addChild(g) }

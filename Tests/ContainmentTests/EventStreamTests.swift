@@ -13,7 +13,8 @@ struct EventStreamTests {
 
   @Test func everySubscriberGetsEveryEventInHookOrder_E1() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C")
+    let p = f.controller("P")
+    let c = f.controller("C")
     var first = c.events().makeAsyncIterator()
     var second = c.events().makeAsyncIterator()
     try await f.install(c, in: p)
@@ -45,7 +46,9 @@ struct EventStreamTests {
 
   @Test func treeStreamCarriesDescendantsWithIdentityAndPath_E2() async throws {
     let f = Fixture()
-    let r = f.controller("R"), p = f.controller("P"), c = f.controller("C")
+    let r = f.controller("R")
+    let p = f.controller("P")
+    let c = f.controller("C")
     try await f.install(p, in: r)
     var tree = r.treeEvents().makeAsyncIterator()
     try await f.install(c, in: p)
@@ -64,7 +67,9 @@ struct EventStreamTests {
 
   @Test func treeStreamKeepsTheRemovalEventsOfARemovedChild_E2() async throws {
     let f = Fixture()
-    let r = f.controller("R"), p = f.controller("P"), c = f.controller("C")
+    let r = f.controller("R")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = try await f.onScreen(r)
     try await f.install(p, in: r)
     try await f.install(c, in: p)
@@ -84,7 +89,8 @@ struct EventStreamTests {
 
   @Test func treeStreamSeesAPoppedControllersWholeRemoval_E2() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = Window()
     let nav = try await f.onScreenNavigation([a, b], in: window)
     var tree = nav.treeEvents().makeAsyncIterator()
@@ -104,7 +110,8 @@ struct EventStreamTests {
 
   @Test func eventsAreNumberedInOrderAndShareTheirTransaction_E3() async throws {
     let f = Fixture()
-    let p = f.controller("P"), a = f.controller("A")
+    let p = f.controller("P")
+    let a = f.controller("A")
     let window = try await f.onScreen(p)
     try await p.addChild(a)
     try await p.view.addSubview(await a.view)
@@ -157,7 +164,8 @@ struct EventStreamTests {
 
   @Test func firstElementReportsTheCurrentState_E5() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = try await f.onScreen(p)
     try await f.install(c, in: p)
     var events = c.events().makeAsyncIterator()

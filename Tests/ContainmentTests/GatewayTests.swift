@@ -59,7 +59,8 @@ struct GatewayTests {
     let environment = ContainmentEnvironment(clock: clock, hookDeadline: .seconds(1), faultPolicy: .reportOnly)
     let window = Window(environment: environment)
     let tabs = TabBarController(name: "Tabs")
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     try await window.setRootViewController(tabs)
     try await tabs.setViewControllers([a, b])
     let deciding = Gate()
@@ -124,7 +125,8 @@ struct GatewayTests {
     let (window, p) = try await shown(f, clock: clock, deadline: .milliseconds(100))
     let c = f.controller("C")
     try await f.install(c, in: p)
-    let willDisappear = Gate(), didDisappear = Gate()
+    let willDisappear = Gate()
+    let didDisappear = Gate()
     await c.setOnHook { hook in
       if hook == "viewWillDisappear" { await willDisappear.wait() }
       if hook == "viewDidDisappear" { await didDisappear.wait() }
@@ -298,7 +300,8 @@ struct GatewayTests {
     let environment = ContainmentEnvironment(clock: clock, hookDeadline: .seconds(1), faultPolicy: .reportOnly)
     let window = Window(environment: environment)
     let nav = NavigationController(name: "Nav", transitionDuration: .zero)
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     try await window.setRootViewController(nav)
     try await nav.setViewControllers([a, b], animated: false)
     _ = f.log.take()
@@ -335,11 +338,13 @@ struct GatewayTests {
     let environment = ContainmentEnvironment(clock: clock, hookDeadline: .milliseconds(100), faultPolicy: .isolate)
     let window = Window(traits: TraitCollection(horizontalSizeClass: .regular), environment: environment)
     let split = SplitViewController(name: "Split")
-    let p = f.controller("P"), s = f.controller("S")
+    let p = f.controller("P")
+    let s = f.controller("S")
     try await split.setViewControllers(primary: p, secondary: s)
     try await window.setRootViewController(split)
     _ = f.log.take()
-    let willDisappear = Gate(), didDisappear = Gate()
+    let willDisappear = Gate()
+    let didDisappear = Gate()
     await s.setOnHook { hook in
       if hook == "viewWillDisappear" { await willDisappear.wait() }
       if hook == "viewDidDisappear" { await didDisappear.wait() }
@@ -369,7 +374,8 @@ struct GatewayTests {
     let f = Fixture()
     let clock = ManualClock()
     let (window, p) = try await shown(f, clock: clock, stall: .seconds(1))
-    let c = f.controller("C"), x = f.controller("X")
+    let c = f.controller("C")
+    let x = f.controller("X")
     let detached = Locked<Task<Void, any Error>?>(nil)
     let waiting = Gate()
     await c.setOnHook { hook in

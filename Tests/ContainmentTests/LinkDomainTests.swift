@@ -19,7 +19,8 @@ struct LinkDomainTests {
   @Test func aTreeAddedUnderAnotherTakesItsLockAndASubtreeThatLeavesKeepsIt_R5() async throws {
     let f = Fixture()
     let (window, r, p, c) = try await f.tree()
-    let q = f.controller("Q"), s = f.controller("S")
+    let q = f.controller("Q")
+    let s = f.controller("S")
     try await f.install(s, in: q)
     #expect(domains(r, p, c).count == 1)
     #expect(domains(q, s).count == 1)
@@ -51,8 +52,12 @@ struct LinkDomainTests {
 
   @Test func aTransactionWhoseTreeWasSplitAcrossTwoLocksLeavesBoth_R4_R5() async throws {
     let f = Fixture()
-    let r = f.controller("R"), g = f.controller("G"), x = f.controller("X"), s = f.controller("S")
-    let y = f.controller("Y"), q = f.controller("Q")
+    let r = f.controller("R")
+    let g = f.controller("G")
+    let x = f.controller("X")
+    let s = f.controller("S")
+    let y = f.controller("Y")
+    let q = f.controller("Q")
     try await f.install(g, in: r)
     try await f.install(x, in: r)
     try await x.addChild(s)
@@ -106,7 +111,9 @@ struct LinkDomainTests {
 
   @Test func aWindowsRootAndWhatItPresentsShareTheWindowsLock_R5() async throws {
     let f = Fixture()
-    let q = f.controller("Q"), s = f.controller("S"), m = f.controller("M")
+    let q = f.controller("Q")
+    let s = f.controller("S")
+    let m = f.controller("M")
     try await f.install(s, in: q)
     let window = Window()
     try await window.setRootViewController(q)
@@ -123,7 +130,9 @@ struct LinkDomainTests {
 
   @Test func aSelectedTabThatLeftForAnotherTreeIsNotReadThroughTheTabBarsLock_R5() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), other = f.controller("Other")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let other = f.controller("Other")
     let tabs = TabBarController(name: "Tabs")
     try await tabs.setViewControllers([a, b], selectedIndex: 0)
     _ = f.log.take()
@@ -140,7 +149,8 @@ struct LinkDomainTests {
 
   @Test func aDomainsGenerationChangesWhenObjectsLeaveIt_R5() async throws {
     let f = Fixture()
-    let p = f.controller("P"), q = f.controller("Q")
+    let p = f.controller("P")
+    let q = f.controller("Q")
     let old = q.node.linkDomain
     let before = TreeLock.withLock(q.node) { held in TreeLock.domains.generation(old) }
     try await p.addChild(q)

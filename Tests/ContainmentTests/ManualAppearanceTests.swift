@@ -106,7 +106,9 @@ struct ManualAppearanceTests {
   @Test func batchDeliversEachNetChangeOnceInOrder_A7() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let x = f.controller("X"), y = f.controller("Y"), z = f.controller("Z")
+    let x = f.controller("X")
+    let y = f.controller("Y")
+    let z = f.controller("Z")
     let (window, m) = try await manualContainer(f, children: [x, y, z], clock: clock)
     await x.beginAppearanceTransition(true, animated: false)
     await x.endAppearanceTransition()
@@ -141,7 +143,8 @@ struct ManualAppearanceTests {
 
   @Test func appearThenDisappearInOneBatchDeliversNothing_A7() async throws {
     let f = Fixture()
-    let x = f.controller("X"), y = f.controller("Y")
+    let x = f.controller("X")
+    let y = f.controller("Y")
     let (window, m) = try await manualContainer(f, children: [x, y])
     await y.beginAppearanceTransition(true, animated: false)
     await y.endAppearanceTransition()
@@ -178,7 +181,8 @@ struct ManualAppearanceTests {
   @Test func cancelledBatchStillBalancesEveryHook_A7() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let x = f.controller("X"), y = f.controller("Y")
+    let x = f.controller("X")
+    let y = f.controller("Y")
     let (window, m) = try await manualContainer(f, children: [x, y], clock: clock)
     var batch = AppearanceBatch()
     batch.appear(x)

@@ -42,7 +42,8 @@ struct NavigationRulesTests {
 
   @Test func stackSetOffScreenIsInstalledWhenTheNavigationViewLoads_N1() async throws {
     let f = Fixture()
-    let a = f.controller("A"), y = f.controller("Y")
+    let a = f.controller("A")
+    let y = f.controller("Y")
     let nav = NavigationController(name: "Nav")
     try await nav.setViewControllers([a, y], animated: false)
     #expect(f.log.take() == ["A.willMove(Nav)", "Y.willMove(Nav)", "A.didMove(Nav)", "Y.didMove(Nav)"])
@@ -60,7 +61,8 @@ struct NavigationRulesTests {
   @Test func pushOrdersHooks_N2() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = makeWindow(clock: clock)
     let nav = try await f.onScreenNavigation([a], in: window)
     async let pushed = nav.push(b, animated: true)
@@ -82,7 +84,8 @@ struct NavigationRulesTests {
   @Test func popOrdersHooksAndUnlinksAtDecisionTime_N3() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = makeWindow(clock: clock)
     let nav = try await f.onScreenNavigation([a], in: window)
     try await nav.push(b, animated: false)
@@ -112,7 +115,10 @@ struct NavigationRulesTests {
 
   @Test func popToRootGivesAppearanceHooksOnlyToTheEnds_N4() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C"), d = f.controller("D")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let c = f.controller("C")
+    let d = f.controller("D")
     let window = Window()
     let nav = try await f.onScreenNavigation([a], in: window)
     for controller in [b, c, d] { try await nav.push(controller, animated: false) }
@@ -133,7 +139,10 @@ struct NavigationRulesTests {
 
   @Test func popToGivesAppearanceHooksOnlyToTheEnds_N4() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C"), d = f.controller("D")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let c = f.controller("C")
+    let d = f.controller("D")
     let window = Window()
     let nav = try await f.onScreenNavigation([a, b, c, d], in: window)
     let popped = try await nav.popTo(b, animated: false).value
@@ -154,7 +163,10 @@ struct NavigationRulesTests {
 
   @Test func setViewControllersGivesAppearanceHooksOnlyToOldAndNewTop_N5() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), x = f.controller("X"), y = f.controller("Y")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let x = f.controller("X")
+    let y = f.controller("Y")
     let window = Window()
     let nav = try await f.onScreenNavigation([a, b], in: window)
     try await nav.setViewControllers([x, y], animated: false)
@@ -174,7 +186,9 @@ struct NavigationRulesTests {
 
   @Test func setViewControllersKeepingEntriesGivesThemNothing_N5() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), y = f.controller("Y")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let y = f.controller("Y")
     let window = Window()
     let nav = try await f.onScreenNavigation([a, b], in: window)
     try await nav.setViewControllers([a, y, b], animated: false)
@@ -187,7 +201,9 @@ struct NavigationRulesTests {
   @Test func pushDuringARunningPushIsQueuedAndBalanced_N6() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let c = f.controller("C")
     let window = makeWindow(clock: clock)
     let nav = try await f.onScreenNavigation([a], in: window)
     async let first = nav.push(b, animated: true)
@@ -218,7 +234,9 @@ struct NavigationRulesTests {
 
   @Test func pushFromAHookIsQueuedBehindTheRunningPush_N6() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let c = f.controller("C")
     let window = Window()
     let nav = try await f.onScreenNavigation([a], in: window)
     let log = f.log
@@ -247,7 +265,8 @@ struct NavigationRulesTests {
   @Test func interactivePopStartsThenFinishes_N7() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = makeWindow(clock: clock)
     let nav = try await f.onScreenNavigation([a, b], in: window)
     _ = await a.view  // loaded earlier, as after a real push
@@ -279,7 +298,8 @@ struct NavigationRulesTests {
   @Test func interactivePopCancelledRestoresTheStackAndDetachesTheRevealedView_N7() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = makeWindow(clock: clock)
     let nav = try await f.onScreenNavigation([a, b], in: window)
     let gesture = Gate()
@@ -310,7 +330,8 @@ struct NavigationRulesTests {
   @Test func interactivelyPoppedControllerIsMovingFromParentFromTheGesturesStart_N7_A5() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = makeWindow(clock: clock)
     let nav = try await f.onScreenNavigation([a, b], in: window)
     _ = await a.view
@@ -356,7 +377,8 @@ struct NavigationRulesTests {
   @Test func interactivePopDriverThatThrowsRollsBack_N7() async throws {
     struct GestureFailed: Error {}
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = Window()
     let nav = try await f.onScreenNavigation([a, b], in: window)
     _ = await a.view
@@ -376,7 +398,9 @@ struct NavigationRulesTests {
 
   @Test func pushRequestedByTheGestureDriverRunsAfterTheInteractivePop_N6_N7() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let c = f.controller("C")
     let window = Window()
     let nav = try await f.onScreenNavigation([a, b], in: window)
     _ = await a.view
@@ -402,7 +426,8 @@ struct NavigationRulesTests {
 
   @Test func delegateHearsWillShowBeforeAndDidShowAfter_N8() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = Window()
     let nav = try await f.onScreenNavigation([a], in: window)
     let delegate = RecordingNavigationDelegate(log: f.log)
@@ -447,7 +472,9 @@ struct NavigationRulesTests {
       }
     }
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let c = f.controller("C")
     let window = Window()
     let nav = try await f.onScreenNavigation([a], in: window)
     let delegate = PushingDelegate(log: f.log, next: c)
@@ -478,7 +505,9 @@ struct NavigationRulesTests {
 
   @Test func navigationBarFollowsTheTopOfTheStack_N8() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let c = f.controller("C")
     a.setNavigationItem(NavigationItem(title: "Inbox", backButtonTitle: "Mail"))
     b.updateNavigationItem { $0.title = "Thread" }
     let window = Window()
@@ -502,7 +531,8 @@ struct NavigationRulesTests {
   @Test func cancellingAnAnimatedPushFinishesItInterrupted_T4() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = makeWindow(clock: clock)
     let nav = try await f.onScreenNavigation([a], in: window)
     let push = Task { try await nav.push(b, animated: true).value }

@@ -17,7 +17,9 @@ struct PresentationLifetimeTests {
 
   @Test func poppingALeafThatPresentsDismissesItsSheetFirst_P7() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), m = f.controller("M")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let m = f.controller("M")
     let window = makeWindow(clock: ManualClock())
     let nav = try await f.onScreenNavigation([a, b], in: window)
     try await b.present(m, style: .pageSheet, animated: false)
@@ -43,7 +45,10 @@ struct PresentationLifetimeTests {
 
   @Test func aPresenterMovedToAnotherParentEndsItsPresentationAsMoved_C6() async throws {
     let f = Fixture()
-    let r = f.controller("R"), k = f.controller("K"), a = f.controller("A"), m = f.controller("M")
+    let r = f.controller("R")
+    let k = f.controller("K")
+    let a = f.controller("A")
+    let m = f.controller("M")
     let window = makeWindow(clock: ManualClock())
     try await window.setRootViewController(r)
     try await f.install(k, in: r)
@@ -72,7 +77,10 @@ struct PresentationLifetimeTests {
   /// the removed controller with it), then the removal takes it off screen.
   @Test func removingAnAncestorOfAFullScreenPresenterEndsThePresentationFirst() async throws {
     let f = Fixture()
-    let r = f.controller("R"), a = f.controller("A"), b = f.controller("B"), x = f.controller("X")
+    let r = f.controller("R")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let x = f.controller("X")
     let window = makeWindow(clock: ManualClock())
     try await window.setRootViewController(r)
     try await f.install(a, in: r)
@@ -98,7 +106,9 @@ struct PresentationLifetimeTests {
   /// presents first (that sheet is the top layer), then the stack leaves.
   @Test func dismissingAPresentedStackEndsWhatItsChildPresentsFirst_P4() async throws {
     let f = Fixture()
-    let p = f.controller("P"), a = f.controller("A"), m = f.controller("M")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let m = f.controller("M")
     let window = makeWindow(clock: ManualClock())
     try await window.setRootViewController(p)
     let nav = NavigationController(name: "Nav")
@@ -124,7 +134,10 @@ struct PresentationLifetimeTests {
   /// child presents first, then gets its own `viewDidDisappear`.
   @Test func anInteractivelyDismissedSheetEndsWhatItsChildPresents_P6() async throws {
     let f = Fixture()
-    let p = f.controller("P"), s = f.controller("S"), c = f.controller("C"), m = f.controller("M")
+    let p = f.controller("P")
+    let s = f.controller("S")
+    let c = f.controller("C")
+    let m = f.controller("M")
     let window = makeWindow(clock: ManualClock())
     try await window.setRootViewController(p)
     try await f.install(c, in: s)
@@ -156,7 +169,8 @@ struct PresentationLifetimeTests {
     weak var weakB: RecordingController?
     weak var weakM: RecordingController?
     do {
-      let b = f.controller("B"), m = f.controller("M")
+      let b = f.controller("B")
+      let m = f.controller("M")
       weakB = b
       weakM = m
       try await nav.push(b, animated: false)

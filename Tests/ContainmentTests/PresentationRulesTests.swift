@@ -10,7 +10,8 @@ struct PresentationRulesTests {
   private func presenter(_ f: Fixture, clock: ManualClock) async throws -> (
     Window, RecordingController, RecordingController
   ) {
-    let p = f.controller("P"), c = f.controller("C")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = makeWindow(clock: clock)
     try await window.setRootViewController(p)
     try await f.install(c, in: p)
@@ -97,7 +98,9 @@ struct PresentationRulesTests {
   @Test func dismissingFromTheBottomOfAChainGivesHooksOnlyToTheEnds_P4() async throws {
     let f = Fixture()
     let (window, p, _) = try await presenter(f, clock: ManualClock())
-    let a = f.controller("A"), b = f.controller("B"), top = f.controller("Top")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let top = f.controller("Top")
     try await p.present(a, style: .fullScreen, animated: false)
     try await a.present(b, style: .fullScreen, animated: false)
     try await b.present(top, style: .formSheet, animated: false)
@@ -129,7 +132,8 @@ struct PresentationRulesTests {
   @Test func dismissOnAPresentedControllerDismissesItFromItsPresenter_P4() async throws {
     let f = Fixture()
     let (window, p, _) = try await presenter(f, clock: ManualClock())
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     try await p.present(a, style: .pageSheet, animated: false)
     try await a.present(b, style: .pageSheet, animated: false)
     _ = f.log.take()
@@ -209,7 +213,8 @@ struct PresentationRulesTests {
 
   @Test func presentingFromAChildOnAStackLeavesTheStackAlone_P7() async throws {
     let f = Fixture()
-    let a = f.controller("A"), m = f.controller("M")
+    let a = f.controller("A")
+    let m = f.controller("M")
     let window = makeWindow(clock: ManualClock())
     let nav = try await f.onScreenNavigation([a], in: window)
     _ = f.log.take()
@@ -232,7 +237,9 @@ struct PresentationRulesTests {
   @Test func presentationMisuseThrowsAndChangesNothing_P8() async throws {
     let f = Fixture()
     let (window, p, c) = try await presenter(f, clock: ManualClock())
-    let m = f.controller("M"), x = f.controller("X"), offScreen = f.controller("Off")
+    let m = f.controller("M")
+    let x = f.controller("X")
+    let offScreen = f.controller("Off")
     try await p.present(m, style: .pageSheet, animated: false)
     _ = f.log.take()
     let before = snapshot(p)
@@ -356,7 +363,8 @@ struct InteractiveDismissalTests {
   @Test func interactiveDismissalStartsThenFinishes_P6() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let p = f.controller("P"), s = f.controller("S")
+    let p = f.controller("P")
+    let s = f.controller("S")
     let window = makeWindow(clock: clock)
     try await window.setRootViewController(p)
     try await p.present(s, style: .pageSheet, animated: false)
@@ -389,7 +397,8 @@ struct InteractiveDismissalTests {
   @Test func cancelledInteractiveDismissalKeepsTheSheet_P6() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let p = f.controller("P"), s = f.controller("S")
+    let p = f.controller("P")
+    let s = f.controller("S")
     let window = makeWindow(clock: clock)
     try await window.setRootViewController(p)
     try await p.present(s, style: .formSheet, animated: false)
@@ -437,7 +446,8 @@ struct InteractiveDismissalTests {
 
   @Test func delegateCanRefuseInteractiveDismissal_P6() async throws {
     let f = Fixture()
-    let p = f.controller("P"), s = f.controller("S")
+    let p = f.controller("P")
+    let s = f.controller("S")
     let window = makeWindow(clock: ManualClock())
     try await window.setRootViewController(p)
     try await p.present(s, style: .pageSheet, animated: false)
@@ -453,7 +463,9 @@ struct InteractiveDismissalTests {
 
   @Test func onlyASheetCanBeDismissedInteractively_P6() async throws {
     let f = Fixture()
-    let p = f.controller("P"), m = f.controller("M"), loose = f.controller("Loose")
+    let p = f.controller("P")
+    let m = f.controller("M")
+    let loose = f.controller("Loose")
     let window = makeWindow(clock: ManualClock())
     try await window.setRootViewController(p)
     try await p.present(m, style: .fullScreen, animated: false)
@@ -481,7 +493,10 @@ struct InteractiveDismissalQueueTests {
   private func coveredPresentation(_ f: Fixture, style: PresentationStyle) async throws
     -> (Window, RecordingController, RecordingController, RecordingController, RecordingController)
   {
-    let p = f.controller("P"), s = f.controller("S"), c = f.controller("C"), full = f.controller("F")
+    let p = f.controller("P")
+    let s = f.controller("S")
+    let c = f.controller("C")
+    let full = f.controller("F")
     let window = makeWindow(clock: ManualClock())
     try await window.setRootViewController(p)
     try await f.install(c, in: s)
@@ -493,13 +508,17 @@ struct InteractiveDismissalQueueTests {
 
   @Test func anInteractiveDismissalWhoseSheetMovedToAnotherPresenterMeanwhileIsRefused_P5_P6() async throws {
     let f = Fixture()
-    let p = f.controller("P"), q = f.controller("Q"), s = f.controller("S")
-    let first = makeWindow(clock: ManualClock()), second = makeWindow(clock: ManualClock())
+    let p = f.controller("P")
+    let q = f.controller("Q")
+    let s = f.controller("S")
+    let first = makeWindow(clock: ManualClock())
+    let second = makeWindow(clock: ManualClock())
     try await first.setRootViewController(p)
     try await second.setRootViewController(q)
     try await p.present(s, style: .pageSheet, animated: false)
     _ = f.log.take()
-    let hold = Gate(), between = Gate()
+    let hold = Gate()
+    let between = Gate()
     async let held = p.withTransaction { _ in await hold.wait() }
     await hold.waiters(atLeast: 1)
     async let dismissed = s.dismiss(animated: false)
@@ -569,9 +588,13 @@ struct InteractiveDismissalQueueTests {
   /// back, and can be presented in another window with nothing left behind.
   @Test func aPresentationFromInsideADismissedControllerEndsFirst_P4() async throws {
     let f = Fixture()
-    let p = f.controller("P"), q = f.controller("Q"), s = f.controller("S"), c = f.controller("C"),
-      full = f.controller("F")
-    let first = makeWindow(clock: ManualClock()), second = makeWindow(clock: ManualClock())
+    let p = f.controller("P")
+    let q = f.controller("Q")
+    let s = f.controller("S")
+    let c = f.controller("C")
+    let full = f.controller("F")
+    let first = makeWindow(clock: ManualClock())
+    let second = makeWindow(clock: ManualClock())
     try await first.setRootViewController(p)
     try await second.setRootViewController(q)
     try await f.install(c, in: s)
@@ -619,8 +642,10 @@ struct InteractiveDismissalQueueTests {
   /// error, and nothing changes.
   @Test func aPresentedControllerCannotBecomeAWindowsRoot_P8() async throws {
     let f = Fixture()
-    let p = f.controller("P"), s = f.controller("S")
-    let first = makeWindow(clock: ManualClock()), second = makeWindow(clock: ManualClock())
+    let p = f.controller("P")
+    let s = f.controller("S")
+    let first = makeWindow(clock: ManualClock())
+    let second = makeWindow(clock: ManualClock())
     try await first.setRootViewController(p)
     try await p.present(s, style: .pageSheet, animated: false)
     _ = f.log.take()

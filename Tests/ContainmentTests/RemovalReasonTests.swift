@@ -55,8 +55,11 @@ struct RemovalReasonTests {
 
   @Test func navigationPopsArePoppedAndReplacementIsReplaced_V4() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C"), d = f.controller("D"),
-      e = f.controller("E")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let c = f.controller("C")
+    let d = f.controller("D")
+    let e = f.controller("E")
     let window = Window()
     let nav = try await f.onScreenNavigation([a, b, c, d], in: window)
     var events = nav.treeEvents().makeAsyncIterator()
@@ -94,10 +97,16 @@ struct RemovalReasonTests {
 
   @Test func tabSplitAndCustomReplacementsAreReplaced_V4() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), p = f.controller("P"), s = f.controller("S")
-    let c = f.controller("C"), x = f.controller("X"), y = f.controller("Y")
-    let tabs = TabBarController(name: "Tabs"), split = SplitViewController(name: "Split"),
-      custom = f.controller("Custom")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let p = f.controller("P")
+    let s = f.controller("S")
+    let c = f.controller("C")
+    let x = f.controller("X")
+    let y = f.controller("Y")
+    let tabs = TabBarController(name: "Tabs")
+    let split = SplitViewController(name: "Split")
+    let custom = f.controller("Custom")
     var tabEvents = tabs.treeEvents().makeAsyncIterator()
     var splitEvents = split.treeEvents().makeAsyncIterator()
     var customEvents = custom.treeEvents().makeAsyncIterator()
@@ -123,7 +132,10 @@ struct RemovalReasonTests {
 
   @Test func dismissalsAreDismissedAndANewRootReplacesPresentations_V4() async throws {
     let f = Fixture()
-    let p = f.controller("P"), m = f.controller("M"), s = f.controller("S"), q = f.controller("Q")
+    let p = f.controller("P")
+    let m = f.controller("M")
+    let s = f.controller("S")
+    let q = f.controller("Q")
     let window = try await f.onScreen(p)
     var events = p.treeEvents().makeAsyncIterator()
     try await p.present(m, style: .fullScreen, animated: false)

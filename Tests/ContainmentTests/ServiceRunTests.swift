@@ -50,7 +50,8 @@ struct ServiceRunTests {
   /// A tree R > C (C's view installed, never shown) with R's event stream
   /// subscribed; the log is emptied.
   private func unshownTree(_ f: Fixture) async throws -> (RecordingController, RecordingController) {
-    let r = f.controller("R"), c = f.controller("C")
+    let r = f.controller("R")
+    let c = f.controller("C")
     try await f.install(c, in: r)
     return (r, c)
   }
@@ -104,7 +105,8 @@ struct ServiceRunTests {
 
   @Test func aRootOfAnotherTreeHandedToARunThatNeverShowsItIsLeftAlone_V5() async throws {
     let f = Fixture()
-    let p = f.controller("P"), r = f.controller("R")
+    let p = f.controller("P")
+    let r = f.controller("R")
     try await p.addChild(r)
     _ = f.log.take()
     let service = TreeService(window: Window(), root: r)
@@ -118,7 +120,8 @@ struct ServiceRunTests {
   @Test func idleIsCheckedWhenAQueueOfItsOwnTreeFreesNotAnothersTree_readiness() async throws {
     let f = Fixture()
     let window = Window()
-    let r = f.controller("R"), c = f.controller("C")
+    let r = f.controller("R")
+    let c = f.controller("C")
     try await window.setRootViewController(r)
     // Another tree, under another link lock than R's.
     let q = (0...TreeLock.domains.count).lazy.map { f.controller("Q\($0)") }.first {
@@ -151,7 +154,8 @@ struct ServiceRunTests {
 
   @Test func aWaiterForIdleMovesWithItsTreeToAnotherLink_readiness() async throws {
     let f = Fixture()
-    let r = f.controller("R"), c = f.controller("C")
+    let r = f.controller("R")
+    let c = f.controller("C")
     _ = await r.view
     // A view of another tree, under another link lock than R's.
     let host = (0...TreeLock.domains.count).lazy.map { _ in View() }.first { $0.linkDomain != r.node.linkDomain }!
@@ -180,7 +184,8 @@ struct ServiceRunTests {
   @Test func idleWaitsForEveryTransactionThatCanTouchTheSubtree_readiness() async throws {
     let f = Fixture()
     let window = Window()
-    let r = f.controller("R"), c = f.controller("C")
+    let r = f.controller("R")
+    let c = f.controller("C")
     try await window.setRootViewController(r)
     try await r.waitUntil(.idle)
     let gate = Gate()

@@ -9,7 +9,8 @@ struct SplitRulesTests {
   private func split(_ f: Fixture, traits: TraitCollection) async throws
     -> (Window, SplitViewController, RecordingController, RecordingController)
   {
-    let p = f.controller("P"), s = f.controller("S")
+    let p = f.controller("P")
+    let s = f.controller("S")
     let split = SplitViewController(name: "Split")
     try await split.setViewControllers(primary: p, secondary: s)
     let window = Window(traits: traits)

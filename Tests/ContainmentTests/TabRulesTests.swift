@@ -10,7 +10,9 @@ struct TabRulesTests {
 
   @Test func onlyTheSelectedTabIsInstalledAndOthersLoadLazily_B1() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let c = f.controller("C")
     let tabs = TabBarController(name: "Tabs")
     try await tabs.setViewControllers([a, b, c], selectedIndex: 0)
     #expect(
@@ -39,7 +41,8 @@ struct TabRulesTests {
 
   @Test func switchingTabsOrdersHooks_B2() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let tabs = TabBarController(name: "Tabs")
     try await tabs.setViewControllers([a, b])
     let window = Window()
@@ -64,7 +67,9 @@ struct TabRulesTests {
 
   @Test func replacingTheSelectedTabSwitchesBetweenTheMoves_B2() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B"), x = f.controller("X")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let x = f.controller("X")
     let tabs = TabBarController(name: "Tabs")
     try await tabs.setViewControllers([a, b])
     let window = Window()
@@ -86,7 +91,8 @@ struct TabRulesTests {
 
   @Test func delegateIsAskedOnlyForUserFacingSelections_B3() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let tabs = TabBarController(name: "Tabs")
     let delegate = RecordingTabDelegate(log: f.log)
     tabs.delegate = delegate
@@ -114,7 +120,8 @@ struct TabRulesTests {
 
   @Test func refusedSelectionChangesNothing_B3() async throws {
     let f = Fixture()
-    let a = f.controller("A"), b = f.controller("B")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let tabs = TabBarController(name: "Tabs")
     let delegate = RecordingTabDelegate(log: f.log, allows: false)
     tabs.delegate = delegate

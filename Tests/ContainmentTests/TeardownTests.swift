@@ -14,12 +14,14 @@ struct TeardownTests {
     let window = Window(environment: ContainmentEnvironment(clock: clock, teardown: policy))
     let names = ["R", "A", "A1", "A2", "B", "M"]
     let c = Dictionary(uniqueKeysWithValues: names.map { ($0, f.controller($0)) })
-    try await window.setRootViewController(c["R"]!)
-    try await f.install(c["A"]!, in: c["R"]!)
-    try await f.install(c["A1"]!, in: c["A"]!)
-    try await f.install(c["A2"]!, in: c["A"]!)
-    try await f.install(c["B"]!, in: c["R"]!)
-    try await c["R"]!.present(c["M"]!, style: .formSheet, animated: false)
+    let root = try #require(c["R"])
+    let a = try #require(c["A"])
+    try await window.setRootViewController(root)
+    try await f.install(a, in: root)
+    try await f.install(try #require(c["A1"]), in: a)
+    try await f.install(try #require(c["A2"]), in: a)
+    try await f.install(try #require(c["B"]), in: root)
+    try await root.present(try #require(c["M"]), style: .formSheet, animated: false)
     _ = f.log.take()
     return (window, c)
   }
@@ -84,7 +86,8 @@ struct TeardownTests {
     let clock = ManualClock()
     let policy = TeardownPolicy(graceful: .seconds(1), abandonAfter: .seconds(2))
     let (window, c) = try await threeLevels(f, clock: clock, policy: policy)
-    let hung = Gate(), resumed = Gate()
+    let hung = Gate()
+    let resumed = Gate()
     await c["A1"]!.setOnHook { hook in
       guard hook == "viewDidTearDown" else { return }
       await hung.wait()
@@ -132,7 +135,8 @@ struct TeardownTests {
   @Test func everyRequestQueuedAtTeardownCompletes_V3() async throws {
     let f = Fixture()
     let window = Window()
-    let r = f.controller("R"), other = f.controller("O")
+    let r = f.controller("R")
+    let other = f.controller("O")
     let gate = Gate()
     await r.setOnHook { hook in if hook == "viewWillAppear" { await gate.wait() } }
     let show = Task { try await window.setRootViewController(r) }
@@ -163,7 +167,10 @@ struct TeardownTests {
 
   @Test func aControllerTreeOutsideAWindowStopsLeavesFirst_V3() async throws {
     let f = Fixture()
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let c = f.controller("C")
     try await p.addChild(a)
     try await p.addChild(b)
     try await a.addChild(c)
@@ -177,7 +184,9 @@ struct TeardownTests {
     let f = Fixture()
     let clock = ManualClock()
     let window = Window(environment: ContainmentEnvironment(clock: clock))
-    let r = f.controller("R"), a = f.controller("A"), b = f.controller("B")
+    let r = f.controller("R")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let nav = NavigationController(name: "Nav", transitionDuration: .seconds(1))
     try await window.setRootViewController(r)
     try await r.addChild(nav)

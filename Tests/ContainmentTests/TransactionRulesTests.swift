@@ -19,7 +19,8 @@ struct TransactionRulesTests {
     let gate = Gate()
     let p = f.controller("P")
     let a = await blocker(f, "A", gate: gate)
-    let b = f.controller("B"), c = f.controller("C")
+    let b = f.controller("B")
+    let c = f.controller("C")
     async let first = p.addChild(a)
     await gate.waiters(atLeast: 1)
     // A's transaction is suspended inside a hook; B and C queue behind it, in order.
@@ -40,7 +41,9 @@ struct TransactionRulesTests {
 
   @Test func nestedRequestFromAHookIsQueuedNotDeadlocked_R2() async throws {
     let f = Fixture()
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let log = f.log
     let outcome = Locked<[String]>([])
     await a.setOnHook { hook in
@@ -65,7 +68,10 @@ struct TransactionRulesTests {
 
   @Test func nestedRequestToAnAncestorRunsAfterTheTransaction_R2() async throws {
     let f = Fixture()
-    let g = f.controller("G"), p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let g = f.controller("G")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
     try await g.addChild(p)
     _ = f.log.take()
     let log = f.log
@@ -88,7 +94,8 @@ struct TransactionRulesTests {
   /// stays C's last hook (R2, C4).
   @Test func childRemovingItselfWhileItsWindowHidesItIsQueuedBehind_R2_C4() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = try await f.onScreen(p)
     try await f.install(c, in: p)
     let handle = Locked<Result<TransactionHandle<Void>, any Error>?>(nil)
@@ -117,7 +124,9 @@ struct TransactionRulesTests {
   /// removal waits until that removal, `P.didMove(nil)` included, is over.
   @Test func childRemovingItselfWhileAnAncestorRemovesItsParentIsQueuedBehind_R2_C4() async throws {
     let f = Fixture()
-    let r = f.controller("R"), p = f.controller("P"), c = f.controller("C")
+    let r = f.controller("R")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = try await f.onScreen(r)
     try await f.install(p, in: r)
     try await f.install(c, in: p)
@@ -149,7 +158,8 @@ struct TransactionRulesTests {
   /// its install cannot run C's appearance inside C's own `viewDidLoad` (C7).
   @Test func concurrentViewReaderWaitsForViewDidLoad_C7() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = try await f.onScreen(p)
     try await p.addChild(c)
     let loading = Gate()
@@ -242,7 +252,8 @@ struct TransactionRulesTests {
   @Test func independentTreesDoNotSerializeEachOther_R5() async throws {
     let f = Fixture()
     let gate = Gate()
-    let p1 = f.controller("P1"), p2 = f.controller("P2")
+    let p1 = f.controller("P1")
+    let p2 = f.controller("P2")
     let a = await blocker(f, "A", gate: gate)
     let b = f.controller("B")
     async let first = p1.addChild(a)
@@ -258,7 +269,9 @@ struct TransactionRulesTests {
 
   @Test func ancestorAndDescendantTransactionsNeverOverlap_R4() async throws {
     let f = Fixture()
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = try await f.onScreen(p)
     try await f.install(a, in: p)
     try await p.addChild(b)
@@ -291,8 +304,11 @@ struct TransactionRulesTests {
 
   @Test func siblingSubtreesStillRunInParallel_R5() async throws {
     let f = Fixture()
-    let r = f.controller("R"), left = f.controller("L"), right = f.controller("Rt")
-    let x = f.controller("X"), y = f.controller("Y")
+    let r = f.controller("R")
+    let left = f.controller("L")
+    let right = f.controller("Rt")
+    let x = f.controller("X")
+    let y = f.controller("Y")
     let window = try await f.onScreen(r)
     try await f.install(left, in: r)
     try await f.install(right, in: r)
@@ -311,7 +327,9 @@ struct TransactionRulesTests {
 
   @Test func requestCancelledWhileWaitingForAnOverlappingTransactionChangesNothing_R3() async throws {
     let f = Fixture()
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = try await f.onScreen(p)
     try await f.install(a, in: p)
     try await p.addChild(b)
@@ -345,8 +363,12 @@ struct TransactionRulesTests {
 
   @Test func cancellingAWaitingAncestorRequestReleasesRequestsQueuedBehindIt_R3() async throws {
     let f = Fixture()
-    let r = f.controller("R"), x = f.controller("X"), y = f.controller("Y")
-    let a = f.controller("A"), b = f.controller("B"), c = f.controller("C")
+    let r = f.controller("R")
+    let x = f.controller("X")
+    let y = f.controller("Y")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let c = f.controller("C")
     let window = try await f.onScreen(r)
     try await f.install(x, in: r)
     try await f.install(y, in: r)
@@ -382,7 +404,9 @@ struct TransactionRulesTests {
   @Test func aRequestIntoASubtreeWhoseRemovalStillDeliversWaitsForIt_R4() async throws {
     let f = Fixture()
     let (window, _, p, _) = try await f.tree()
-    let a = f.controller("A"), h = f.controller("H"), c = f.controller("C")
+    let a = f.controller("A")
+    let h = f.controller("H")
+    let c = f.controller("C")
     try await f.install(a, in: p)
     try await f.install(h, in: a)
     try await f.install(c, in: h)

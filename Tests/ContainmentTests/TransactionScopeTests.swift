@@ -21,7 +21,8 @@ struct TransactionScopeTests {
 
   @Test func scopeEventsShareOneTransactionID_R6() async throws {
     let f = Fixture()
-    let p = f.controller("P"), c = f.controller("C")
+    let p = f.controller("P")
+    let c = f.controller("C")
     let window = try await f.onScreen(p)
     var events = p.treeEvents().makeAsyncIterator()
     _ = await events.next()  // the subscription's snapshot
@@ -46,7 +47,9 @@ struct TransactionScopeTests {
 
   @Test func requestFromOutsideWaitsForTheScope_R6() async throws {
     let f = Fixture()
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = try await f.onScreen(p)
     let gate = Gate()
     let log = f.log
@@ -76,7 +79,9 @@ struct TransactionScopeTests {
 
   @Test func requestFromAHookInsideTheScopeIsQueuedBehindIt_R6_R2() async throws {
     let f = Fixture()
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = try await f.onScreen(p)
     let queued = Locked<TransactionHandle<Void>?>(nil)
     let log = f.log
@@ -105,7 +110,9 @@ struct TransactionScopeTests {
 
   @Test func scopeCancelledWhileWaitingChangesNothing_R6_R3() async throws {
     let f = Fixture()
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = try await f.onScreen(p)
     let gate = Gate()
     let ran = Locked(false)
@@ -135,7 +142,9 @@ struct TransactionScopeTests {
   @Test func errorHalfwayEndsTheScopeWithInvariantsHolding_R6() async throws {
     struct TapFailed: Error {}
     let f = Fixture()
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = try await f.onScreen(p)
     await #expect(throws: TapFailed.self) {
       try await p.withTransaction { _ in
@@ -157,7 +166,9 @@ struct TransactionScopeTests {
 
   @Test func twoScopesFromTwoTasksNeverInterleave_R6() async throws {
     let f = Fixture()
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = try await f.onScreen(p)
     let gate = Gate()
     await a.setOnHook { hook in if hook == "viewDidLoad" { await gate.wait() } }
@@ -182,7 +193,8 @@ struct TransactionScopeTests {
   /// appear/disappear and exactly one child is active and installed.
   @Test func customContainerOnTheScopeStaysBalancedUnderConcurrentTaps_R6_R4() async throws {
     let f = Fixture()
-    let first = f.controller("First"), second = f.controller("Second")
+    let first = f.controller("First")
+    let second = f.controller("Second")
     let switcher = Switcher(first: first, second: second)
     let window = Window()
     try await window.setRootViewController(switcher)
@@ -258,7 +270,9 @@ struct ChildrenChangeTests {
   @Test func customContainerSwapOnTheEngineHasThePushOrder_R6_N2() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = makeWindow(clock: clock)
     try await window.setRootViewController(p)
     try await p.changeChildren(ChildrenChange(children: [a], shown: [a]))
@@ -288,7 +302,10 @@ struct ChildrenChangeTests {
 
   @Test func engineRefusesBadChangesAndChangesNothing_R6() async throws {
     let f = Fixture()
-    let p = f.controller("P"), q = f.controller("Q"), a = f.controller("A"), b = f.controller("B")
+    let p = f.controller("P")
+    let q = f.controller("Q")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = try await f.onScreen(p)
     try await f.install(a, in: p)
     try await q.addChild(b)

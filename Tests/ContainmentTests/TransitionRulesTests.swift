@@ -10,7 +10,9 @@ struct TransitionRulesTests {
   private func setUp(_ f: Fixture, clock: ManualClock) async throws -> (
     Window, RecordingController, RecordingController, RecordingController
   ) {
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
     let window = Window(environment: ContainmentEnvironment(clock: clock))
     try await window.setRootViewController(p)
     try await f.install(a, in: p)

@@ -7,7 +7,9 @@ import Testing
 struct ViewLayoutTests {
   @Test func layoutPassResolvesEdgesSizeAndCenter_views() async throws {
     let root = View(frame: Rect(x: 0, y: 0, width: 400, height: 300), label: "root")
-    let content = View(label: "content"), badge = View(label: "badge"), sidebar = View(label: "sidebar")
+    let content = View(label: "content")
+    let badge = View(label: "badge")
+    let sidebar = View(label: "sidebar")
     try await root.addSubview(sidebar)
     try await root.addSubview(content)
     try await content.addSubview(badge)
@@ -36,11 +38,13 @@ struct ViewLayoutTests {
 
   @Test func childViewPinnedToItsContainerFollowsTheWindow_views() async throws {
     let log = HookLog()
-    let p = RecordingController("P", log: log), c = RecordingController("C", log: log)
+    let p = RecordingController("P", log: log)
+    let c = RecordingController("C", log: log)
     let window = Window(frame: Rect(x: 0, y: 0, width: 320, height: 480))
     try await window.setRootViewController(p)
     try await p.addChild(c)
-    let container = await p.view, childView = await c.view
+    let container = await p.view
+    let childView = await c.view
     try await container.addSubview(childView)
     await c.didMove(toParent: p)
     container.addConstraints(

@@ -11,7 +11,9 @@ import Testing
 struct WindowReleaseTests {
   @Test func aReleasedWindowTakesItsPresentedChainOffScreen_invariants() async throws {
     let f = Fixture()
-    let p = f.controller("P"), m = f.controller("M"), s = f.controller("S")
+    let p = f.controller("P")
+    let m = f.controller("M")
+    let s = f.controller("S")
     var window: Window? = try await f.onScreen(p)
     try await p.present(m, style: .fullScreen, animated: false)
     try await m.present(s, style: .pageSheet, animated: false)
@@ -49,7 +51,9 @@ struct WindowReleaseTests {
   @Test func aWindowReleasedDuringAnAnimatedTransitionLeavesTheTreeOffScreen_T2_invariants() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let p = f.controller("P"), a = f.controller("A"), b = f.controller("B")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
     var window: Window? = makeWindow(clock: clock)
     try await window?.setRootViewController(p)
     try await f.install(a, in: p)
@@ -76,7 +80,8 @@ struct WindowReleaseTests {
   @Test func aWindowReleasedDuringAnAnimatedPresentLeavesTheSheetOffScreen_P2_invariants() async throws {
     let f = Fixture()
     let clock = ManualClock()
-    let p = f.controller("P"), s = f.controller("S")
+    let p = f.controller("P")
+    let s = f.controller("S")
     var window: Window? = makeWindow(clock: clock)
     try await window?.setRootViewController(p)
     _ = f.log.take()

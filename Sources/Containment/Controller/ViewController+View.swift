@@ -73,7 +73,10 @@ extension ViewController {
   }
 }
 
-private enum ViewLoadStep { case ready(View), wait, load }
+private enum ViewLoadStep {
+  case ready(View)
+  case wait, load
+}
 
 /// The controllers whose `viewDidLoad` the current task is running: their
 /// `view` is readable from inside it.

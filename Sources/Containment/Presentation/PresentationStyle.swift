@@ -38,7 +38,8 @@ public struct PresentationStyle: Sendable, Hashable, Codable, CustomStringConver
       let top = min(bounds.height, PresentationStyle.sheetTopInset)
       return Rect(x: bounds.minX, y: bounds.minY + top, width: bounds.width, height: bounds.height - top)
     case .formSheet:
-      let width = min(bounds.width, 540), height = min(bounds.height, 620)
+      let width = min(bounds.width, 540)
+      let height = min(bounds.height, 620)
       return Rect(
         x: bounds.minX + (bounds.width - width) / 2, y: bounds.minY + (bounds.height - height) / 2,
         width: width, height: height)

@@ -100,7 +100,7 @@ final class FixtureSession<Fixture: CheckableContainer>: Sendable {
   private func perform(
     _ scheduled: ScheduledOperation, lane: Int, operations: [String: ContainerOperation<Fixture>]
   ) async -> OperationRecord {
-    let operation = operations[scheduled.name]!
+    guard let operation = operations[scheduled.name] else { preconditionFailure("no operation \(scheduled.name)") }
     let start = RealTimeStamp.next()
     var outcome = OperationOutcome.returned
     var wasCancelled = false

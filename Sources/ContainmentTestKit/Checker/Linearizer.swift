@@ -122,7 +122,7 @@ struct Linearizer<Fixture: CheckableContainer> {
       return .explained(order)
     }
     if depth < order.count { failedPrefixes.insert(Array(order.prefix(depth + 1))) }
-    if closest == nil || depth > closest!.depth { closest = (depth, order, reason) }
+    if closest.map({ depth > $0.depth }) ?? true { closest = (depth, order, reason) }
     return nil
   }
 

@@ -58,7 +58,8 @@ struct ReplayTrack<Fixture: CheckableContainer>: Sendable {
       var outcomes: [OperationOutcome] = []
       var windows: [TransactionID?] = attributed ? [await session.transactionNow()] : []
       for scheduled in order {
-        outcomes.append(await session.invoke(operations[scheduled.name]!, animated: scheduled.animated))
+        guard let operation = operations[scheduled.name] else { preconditionFailure("no operation \(scheduled.name)") }
+        outcomes.append(await session.invoke(operation, animated: scheduled.animated))
         await session.quiesce()
         if attributed { windows.append(await session.transactionNow()) }
       }
@@ -127,7 +128,8 @@ struct ReplayTrack<Fixture: CheckableContainer>: Sendable {
     clockSeed &+= 1
     await ClockDriver.run(fresh.clock, seed: clockSeed) {
       for scheduled in history {
-        _ = await fresh.invoke(operations[scheduled.name]!, animated: scheduled.animated)
+        guard let operation = operations[scheduled.name] else { preconditionFailure("no operation \(scheduled.name)") }
+        _ = await fresh.invoke(operation, animated: scheduled.animated)
         await fresh.quiesce()
       }
     }

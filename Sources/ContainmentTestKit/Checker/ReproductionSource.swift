@@ -30,7 +30,7 @@ enum ReproductionSource {
     var identifier = words.enumerated().map { index, word in
       index == 0 ? word.prefix(1).lowercased() + word.dropFirst() : word.prefix(1).uppercased() + word.dropFirst()
     }.joined()
-    if identifier.isEmpty || identifier.first!.isNumber { identifier = "container" + identifier }
+    if identifier.first?.isNumber ?? true { identifier = "container" + identifier }
     return identifier + "Reproduction"
   }
 

@@ -74,14 +74,15 @@ final class SeededTaskExecutor: TaskExecutor, Sendable {
         #if canImport(Darwin)
           let executor = Unmanaged<SeededTaskExecutor>.fromOpaque(context).takeRetainedValue()
         #else
-          let executor = Unmanaged<SeededTaskExecutor>.fromOpaque(context!).takeRetainedValue()
+          guard let context else { return nil }
+          let executor = Unmanaged<SeededTaskExecutor>.fromOpaque(context).takeRetainedValue()
         #endif
         executor.run()
         return nil
       }, context)
     precondition(created == 0, "SeededTaskExecutor could not start a thread (\(created))")
     #if canImport(Darwin)
-      pthread_detach(thread!)
+      if let thread { pthread_detach(thread) }
     #else
       pthread_detach(thread)
     #endif

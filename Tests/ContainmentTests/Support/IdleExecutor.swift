@@ -82,7 +82,8 @@ final class IdleExecutor: TaskExecutor, Sendable {
     let created = pthread_create(
       &thread, nil,
       { context in
-        let executor = Unmanaged<IdleExecutor>.fromOpaque(context!).takeRetainedValue()
+        guard let context else { return nil }
+        let executor = Unmanaged<IdleExecutor>.fromOpaque(context).takeRetainedValue()
         executor.run()
         return nil
       }, context)

@@ -20,7 +20,9 @@ struct Fixture {
 
   /// A small on-screen tree R > P > C, returned with its window; empties the log.
   func tree() async throws -> (Window, RecordingController, RecordingController, RecordingController) {
-    let r = controller("R"), p = controller("P"), c = controller("C")
+    let r = controller("R")
+    let p = controller("P")
+    let c = controller("C")
     let window = try await onScreen(r)
     try await install(p, in: r)
     try await install(c, in: p)
