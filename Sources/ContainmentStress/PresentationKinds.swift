@@ -112,11 +112,16 @@ extension World {
     return candidates.filter { self.family(of: $0) == family }
   }
 
-  // swift-format-ignore: NeverForceUnwrap
   func gate(of family: PresentationFamily) -> StackGate {
     switch family {
-    case .window(let window): presentation.windowGates[window]
-    case .leaf(let leaf): presentation.leafGates.withLock { $0[leaf]! }
+    case .window(let window):
+      return presentation.windowGates[window]
+    case .leaf(let leaf):
+      // Every stack leaf gets its gate at setup.
+      guard let gate = presentation.leafGates.withLock({ $0[leaf] }) else {
+        preconditionFailure("stack leaf \(leaf) has no gate")
+      }
+      return gate
     }
   }
 
