@@ -20,44 +20,28 @@ extension TreeLock {
   /// With the locks of `member`'s domain and of `domain` held: moves
   /// `member` and every object linked to it into `domain`. O(size of the
   /// component); nothing when `member` is in `domain` already.
-  static func join(_ held: LinkSection, _ member: some LinkGuarded, into domain: Int) {
+  static func join(_ held: LinkSection, _ member: some LinkedObject, into domain: Int) {
     let old = member.linkDomain
     guard old != domain else { return }
     domains.objectsLeft(old)
     // An object is moved when it is taken from `pending`: one found in the
     // new domain has been visited already (links go both ways).
-    var pending: [any LinkGuarded] = [member]
+    var pending: [any LinkedObject] = [member]
     while let next = pending.popLast() {
       guard next.linkDomain == old else { continue }
-      switch next {
-      case let node as ControllerNode:
-        let links = node[held]
-        if let parent = links.parent { pending.append(parent.node) }
-        for child in links.children { pending.append(child.node) }
-        if let view = links.view { pending.append(view) }
-        if let window = links.window { pending.append(window) }
-        let presentation = links.presentation.value
-        if let presented = presentation.presented { pending.append(presented.node) }
-        if let presenting = presentation.presenting { pending.append(presenting.node) }
-        if let covered = presentation.coveredLayer { pending.append(covered.view) }
-        if links.idleWaiters > 0 { IdleWaiters.moved(held, links.idleWaiters, from: old, into: domain) }
-        node.links.domain.store(domain, ordering: .relaxed)
-        node.hierarchy.domain.store(domain, ordering: .relaxed)
-      case let view as View:
-        let links = view[held]
-        if let superview = links.superview { pending.append(superview) }
-        pending.append(contentsOf: links.subviews as [any LinkGuarded])
-        if let window = links.hostWindow { pending.append(window) }
-        if let owner = links.owner { pending.append(owner.node) }
-        view.domain.store(domain, ordering: .relaxed)
-      case let window as Window:
-        pending.append(window.rootView)
-        if let root = window[held].rootViewController { pending.append(root.node) }
-        window.domain.store(domain, ordering: .relaxed)
-        window.hierarchy.domain.store(domain, ordering: .relaxed)
-      default:
-        preconditionFailure("a link domain member of unknown type \(type(of: next))")
-      }
+      next.appendLinkedObjects(held, to: &pending)
+      next.move(held, from: old, to: domain)
     }
   }
+}
+
+/// An object that links to others (a controller's node, a view, a window):
+/// the unit that link domains move (``TreeLock/join(_:_:into:)``). Each
+/// lists its own links, so the lock layer knows none of their types.
+protocol LinkedObject: LinkGuarded {
+  /// With this object's domain held: appends every object it links to.
+  func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject])
+  /// With the locks of both domains held: records that this object (and
+  /// whatever it owns that its domain guards) is now in `domain`.
+  func move(_ held: LinkSection, from old: Int, to domain: Int)
 }

@@ -255,6 +255,25 @@ public final class ControllerNode: Sendable {
   func hostingWindow(_ held: LinkSection) -> Window? { position(held).window }
 }
 
-extension ControllerNode: LinkGuarded {
+extension ControllerNode: LinkedObject {
   var linkDomain: Int { links.linkDomain }
+
+  func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
+    let links = self[held]
+    if let parent = links.parent { objects.append(parent.node) }
+    for child in links.children { objects.append(child.node) }
+    if let view = links.view { objects.append(view) }
+    if let window = links.window { objects.append(window) }
+    let presentation = links.presentation.value
+    if let presented = presentation.presented { objects.append(presented.node) }
+    if let presenting = presentation.presenting { objects.append(presenting.node) }
+    if let covered = presentation.coveredLayer { objects.append(covered.view) }
+  }
+
+  func move(_ held: LinkSection, from old: Int, to domain: Int) {
+    let waiters = self[held].idleWaiters
+    if waiters > 0 { IdleWaiters.moved(held, waiters, from: old, into: domain) }
+    links.domain.store(domain, ordering: .relaxed)
+    hierarchy.domain.store(domain, ordering: .relaxed)
+  }
 }

@@ -211,6 +211,18 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   }
 }
 
-extension View: LinkGuardedState {
+extension View: LinkGuardedState, LinkedObject {
   var linkDomain: Int { domain.load(ordering: .relaxed) }
+
+  func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
+    let links = self[held]
+    if let superview = links.superview { objects.append(superview) }
+    objects.append(contentsOf: links.subviews as [any LinkedObject])
+    if let window = links.hostWindow { objects.append(window) }
+    if let owner = links.owner { objects.append(owner.node) }
+  }
+
+  func move(_ held: LinkSection, from old: Int, to domain: Int) {
+    self.domain.store(domain, ordering: .relaxed)
+  }
 }

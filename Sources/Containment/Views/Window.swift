@@ -340,6 +340,16 @@ public final class Window: @unchecked Sendable {
   }
 }
 
-extension Window: LinkGuardedState {
+extension Window: LinkGuardedState, LinkedObject {
   var linkDomain: Int { domain.load(ordering: .relaxed) }
+
+  func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
+    objects.append(rootView)
+    if let root = self[held].rootViewController { objects.append(root.node) }
+  }
+
+  func move(_ held: LinkSection, from old: Int, to domain: Int) {
+    self.domain.store(domain, ordering: .relaxed)
+    hierarchy.domain.store(domain, ordering: .relaxed)
+  }
 }
