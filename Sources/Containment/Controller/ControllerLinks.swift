@@ -73,12 +73,36 @@ final class ControllerLinks: @unchecked Sendable {
       set { windowLink = newValue.map(BackLink.init) }
     }
   }
-  // Release builds skip Swift's dynamic exclusivity checks (`Guarded`).
+  // Private: reachable only through the subscript below, with a
+  // `LinkSection`. Release builds skip Swift's dynamic exclusivity checks
+  // here (`LinkSection` says why).
   #if DEBUG
-    var guarded = Guarded(State())
+    private var guarded = State()
   #else
-    @exclusivity(unchecked) var guarded = Guarded(State())
+    @exclusivity(unchecked) private var guarded = State()
   #endif
+
+  /// The guarded state, inside a section; debug builds check that the
+  /// section holds the lock of this object's domain.
+  @inline(__always)
+  subscript(_ held: LinkSection) -> State {
+    _read {
+      TreeLock.assertHeld(self)
+      yield guarded
+    }
+    _modify {
+      TreeLock.assertHeld(self)
+      yield &guarded
+    }
+  }
+
+  /// The state, for the deinitializer only: nothing else can reach an
+  /// object being released, so no lock is taken (and a `deinit` must not
+  /// take one: the last reference may be dropped inside a section).
+  var releasing: State {
+    _read { yield guarded }
+    _modify { yield &guarded }
+  }
 
   init(domain: Int) {
     self.domain = Atomic(domain)
@@ -86,6 +110,6 @@ final class ControllerLinks: @unchecked Sendable {
   }
 }
 
-extension ControllerLinks: LinkGuardedState {
+extension ControllerLinks: LinkGuarded {
   var linkDomain: Int { domain.load(ordering: .relaxed) }
 }

@@ -35,6 +35,7 @@ public final class ControllerNode: Sendable {
 
   /// The guarded links and state (``ControllerLinks/State``), inside a
   /// section that holds this node's domain (checked in debug builds).
+  @inline(__always)
   subscript(_ held: LinkSection) -> Links {
     _read { yield links[held] }
     _modify { yield &links[held] }
@@ -70,20 +71,20 @@ public final class ControllerNode: Sendable {
   deinit {
     // Nobody else can reach this controller's links any more: no lock.
     let links = self.links
-    if !links.guarded.releasing.children.isEmpty {
+    if !links.releasing.children.isEmpty {
       // Children that someone else keeps alive are roots now: their cached
       // positions, derived from this controller's, must go.
-      let orphans = links.guarded.releasing.children.map { WeakNode(node: $0.node) }
+      let orphans = links.releasing.children.map { WeakNode(node: $0.node) }
       TreeLock.afterRelease(in: linkDomain) { held in
         for orphan in orphans { orphan.node?.becameRoot(held) }
       }
     }
     // Children (and their subtrees) are released iteratively: a chain of any
     // depth must not overflow the stack.
-    IterativeRelease.release(&links.guarded.releasing.children)
+    IterativeRelease.release(&links.releasing.children)
     let final = terminatedEvent()
     events.finish(final: final)
-    if let tree = links.guarded.releasing.treeEvents {
+    if let tree = links.releasing.treeEvents {
       tree.finish(final: final)
       TreeEventStreams.released()
     }

@@ -41,19 +41,35 @@ final class HierarchySlot: @unchecked Sendable {
     /// (`waiters(atLeast:)`).
     var waiterObservers = CountObservers()
   }
-  // Release builds skip Swift's dynamic exclusivity checks (`Guarded`).
+  // Private: reachable only through the subscript below, with a
+  // `LinkSection`. Release builds skip Swift's dynamic exclusivity checks
+  // here (`LinkSection` says why).
   #if DEBUG
-    var guarded = Guarded(State())
+    private var guarded = State()
   #else
-    @exclusivity(unchecked) var guarded = Guarded(State())
+    @exclusivity(unchecked) private var guarded = State()
   #endif
+
+  /// The guarded state, inside a section; debug builds check that the
+  /// section holds the lock of this object's domain.
+  @inline(__always)
+  subscript(_ held: LinkSection) -> State {
+    _read {
+      TreeLock.assertHeld(self)
+      yield guarded
+    }
+    _modify {
+      TreeLock.assertHeld(self)
+      yield &guarded
+    }
+  }
 
   init(domain: Int) {
     self.domain = Atomic(domain)
   }
 }
 
-extension HierarchySlot: LinkGuardedState {
+extension HierarchySlot: LinkGuarded {
   var linkDomain: Int { domain.load(ordering: .relaxed) }
 }
 

@@ -47,25 +47,49 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
       set { ownerLink = newValue.map(ControllerBackLink.init) }
     }
   }
-  // Release builds skip Swift's dynamic exclusivity checks (`Guarded`).
+  // Private: reachable only through the subscript below, with a
+  // `LinkSection`. Release builds skip Swift's dynamic exclusivity checks
+  // here (`LinkSection` says why).
   #if DEBUG
-    var guarded: Guarded<Links>
+    private var guarded: Links
   #else
-    @exclusivity(unchecked) var guarded: Guarded<Links>
+    @exclusivity(unchecked) private var guarded: Links
   #endif
+
+  /// The guarded state, inside a section; debug builds check that the
+  /// section holds the lock of this object's domain.
+  @inline(__always)
+  subscript(_ held: LinkSection) -> Links {
+    _read {
+      TreeLock.assertHeld(self)
+      yield guarded
+    }
+    _modify {
+      TreeLock.assertHeld(self)
+      yield &guarded
+    }
+  }
+
+  /// The state, for the deinitializer only: nothing else can reach an
+  /// object being released, so no lock is taken (and a `deinit` must not
+  /// take one: the last reference may be dropped inside a section).
+  var releasing: Links {
+    _read { yield guarded }
+    _modify { yield &guarded }
+  }
 
   func hasSuperview(_ held: LinkSection, _ view: View) -> Bool {
     self[held].superviewLink?.refers(to: view) ?? false
   }
   /// Creates a detached view.
   public init(frame: Rect = .zero, label: String = "view") {
-    self.guarded = Guarded(Links(frame: frame))
+    self.guarded = Links(frame: frame)
     self.label = label
   }
 
   deinit {
     // A deep view hierarchy is released without recursing once per level.
-    IterativeRelease.release(&guarded.releasing.subviews)
+    IterativeRelease.release(&releasing.subviews)
   }
 
   /// A readable description.
@@ -211,7 +235,7 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   }
 }
 
-extension View: LinkGuardedState, LinkedObject {
+extension View: LinkedObject {
   var linkDomain: Int { domain.load(ordering: .relaxed) }
 
   func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {

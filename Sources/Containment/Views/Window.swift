@@ -38,12 +38,36 @@ public final class Window: @unchecked Sendable {
     var rootViewController: (any ViewController)?
     var isTornDown = false
   }
-  // Release builds skip Swift's dynamic exclusivity checks (`Guarded`).
+  // Private: reachable only through the subscript below, with a
+  // `LinkSection`. Release builds skip Swift's dynamic exclusivity checks
+  // here (`LinkSection` says why).
   #if DEBUG
-    var guarded: Guarded<Links>
+    private var guarded: Links
   #else
-    @exclusivity(unchecked) var guarded: Guarded<Links>
+    @exclusivity(unchecked) private var guarded: Links
   #endif
+
+  /// The guarded state, inside a section; debug builds check that the
+  /// section holds the lock of this object's domain.
+  @inline(__always)
+  subscript(_ held: LinkSection) -> Links {
+    _read {
+      TreeLock.assertHeld(self)
+      yield guarded
+    }
+    _modify {
+      TreeLock.assertHeld(self)
+      yield &guarded
+    }
+  }
+
+  /// The state, for the deinitializer only: nothing else can reach an
+  /// object being released, so no lock is taken (and a `deinit` must not
+  /// take one: the last reference may be dropped inside a section).
+  var releasing: Links {
+    _read { yield guarded }
+    _modify { yield &guarded }
+  }
 
   /// Creates a window of the given size and traits, whose tree takes its
   /// clock from `environment`.
@@ -58,7 +82,7 @@ public final class Window: @unchecked Sendable {
     self.domain = Atomic(rootView.linkDomain)
     self.hierarchy = HierarchySlot(domain: rootView.linkDomain)
     self.queue = TransactionQueue(owner: hierarchy)
-    self.guarded = Guarded(Links(environment: environment, traits: traits))
+    self.guarded = Links(environment: environment, traits: traits)
     TreeLock.withLock(rootView) { held in rootView[held].hostWindow = self }
   }
 
@@ -66,7 +90,7 @@ public final class Window: @unchecked Sendable {
     // A released window takes its tree off screen without hooks: every
     // controller at rest becomes `disappeared`, so a later window shows the
     // tree again with its appearance hooks (CONCURRENCY.md, "Views and windows").
-    guard let root = guarded.releasing.rootViewController else { return }
+    guard let root = releasing.rootViewController else { return }
     TreeLock.afterRelease(in: linkDomain) { [weak root] held in
       guard let root else { return }
       Window.takeOffScreenWithoutHooks(held, root)
@@ -340,7 +364,7 @@ public final class Window: @unchecked Sendable {
   }
 }
 
-extension Window: LinkGuardedState, LinkedObject {
+extension Window: LinkedObject {
   var linkDomain: Int { domain.load(ordering: .relaxed) }
 
   func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
