@@ -19,16 +19,18 @@ let package = Package(
   ],
   targets: [
     .target(name: "ContainmentGeometry", swiftSettings: strict),
-    .target(name: "Containment", dependencies: ["ContainmentGeometry"], swiftSettings: strict),
-    .target(name: "ContainmentTestKit", dependencies: ["Containment"], swiftSettings: strict),
+    .target(name: "ContainmentLocking", swiftSettings: strict),
+    .target(name: "Containment", dependencies: ["ContainmentGeometry", "ContainmentLocking"], swiftSettings: strict),
+    .target(name: "ContainmentTestKit", dependencies: ["Containment", "ContainmentLocking"], swiftSettings: strict),
     .target(name: "CommandLineOptions", swiftSettings: strict),
     .target(name: "SoakVerdicts", swiftSettings: strict),
     .executableTarget(
       name: "ContainmentStress",
-      dependencies: ["Containment", "ContainmentTestKit", "CommandLineOptions", "SoakVerdicts"],
+      dependencies: ["Containment", "ContainmentLocking", "ContainmentTestKit", "CommandLineOptions", "SoakVerdicts"],
       swiftSettings: strict),
     .executableTarget(
-      name: "ContainmentBench", dependencies: ["Containment", "CommandLineOptions"], swiftSettings: strict),
+      name: "ContainmentBench", dependencies: ["Containment", "ContainmentLocking", "CommandLineOptions"],
+      swiftSettings: strict),
     .executableTarget(
       name: "EventStreamConsumer", dependencies: ["Containment", "CommandLineOptions"],
       path: "Examples/EventStreamConsumer", swiftSettings: strict),
@@ -41,7 +43,7 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "ContainmentTests",
-      dependencies: ["Containment", "ContainmentTestKit", "CommandLineOptions"],
+      dependencies: ["Containment", "ContainmentLocking", "ContainmentTestKit", "CommandLineOptions"],
       swiftSettings: strict
     ),
     .testTarget(name: "SoakVerdictsTests", dependencies: ["SoakVerdicts"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 import ContainmentTestKit
 
 /// A bare controller for the bulk trees: no recorder, no model. Counts the

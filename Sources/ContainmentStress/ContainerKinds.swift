@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 import ContainmentTestKit
 
 // Built-in containers (§5, CONTAINERS.md): each tree's root also holds a

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 import SoakVerdicts
 
 /// What a run recorded up to a quiescent point (or the end), taken from the

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 import ContainmentTestKit
 
 /// Trees that merge into the main ones and split off again, and whose

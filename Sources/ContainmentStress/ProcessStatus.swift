@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 import Dispatch
 
 #if canImport(Glibc)

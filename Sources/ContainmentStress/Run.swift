@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 
 /// What happened to one operation.
 enum Outcome: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 import ContainmentTestKit
 
 /// Per tree, a custom container `K` (installed under the root) written on

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 import ContainmentTestKit
 import SoakVerdicts
 

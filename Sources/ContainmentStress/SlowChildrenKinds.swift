@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 import ContainmentTestKit
 
 /// A controller whose every hook (and `loadView`) takes a while: well

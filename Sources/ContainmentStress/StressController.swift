@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 
 /// The harness's controller: records every hook it receives, in order, and
 /// can be armed to make a request from inside its next `willMove(toParent:)`

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 import ContainmentTestKit
 
 /// A controller for the supervised tree whose `loadView` or appearance hooks

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import Containment
+import ContainmentLocking
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 import ContainmentTestKit
 
 /// Drives the random operations: `tasks` workers, each issuing operations

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 
 /// An async gate for tests: tasks `wait()` until someone `open()`s it, and
 /// the test can await "N tasks are waiting" instead of yielding and hoping.

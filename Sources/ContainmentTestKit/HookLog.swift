@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 
 /// An ordered, thread-safe log of lifecycle hooks, shared by several
 /// ``RecordingController``s so that a test can assert the *whole* order of

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 
 /// A clock whose time stands still until a test moves it with ``advance(by:)`` or ``advance(to:)``.
 ///

@@ -1,6 +1,7 @@
 import Containment
 import Testing
 
+@testable import ContainmentLocking
 @testable import ContainmentTestKit
 
 /// The test kit's container checker, applied to the two-tab container of §9

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// The lock-free stack holding the requests a transaction defers until it
 /// ends: every request pushed is taken exactly once, oldest first.

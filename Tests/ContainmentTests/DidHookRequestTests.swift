@@ -2,6 +2,7 @@ import ContainmentTestKit
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// A request made from a hook is queued behind the running transaction for
 /// as long as that transaction may still owe hooks to the controllers the

@@ -2,6 +2,7 @@ import ContainmentTestKit
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// V1, V3, V6: every call into user code goes through one supervised
 /// gateway: `loadView`, delegate methods, scope bodies and drivers are

@@ -2,6 +2,7 @@ import ContainmentTestKit
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// §8 for lifetimes: torn-down trees, released windows, calls that
 /// cannot throw, subscriber policies and requests hooks make without end.

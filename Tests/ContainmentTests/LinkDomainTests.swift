@@ -2,6 +2,7 @@ import ContainmentTestKit
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// Trees are the unit of locking: every object linked into a tree is guarded
 /// by the tree's link lock, a tree that joins another takes its lock, and a

@@ -2,6 +2,7 @@ import ContainmentTestKit
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// §5 N1–N8: the navigation stack.
 @Suite(.timeLimit(.minutes(1)))

@@ -2,6 +2,7 @@ import ContainmentTestKit
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// §10 P1–P7: modal presentation.
 @Suite(.timeLimit(.minutes(1)))

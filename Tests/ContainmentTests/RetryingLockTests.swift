@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// State that only the lock guards: plain stored properties, so a section
 /// that ran while another held the lock would lose updates or see the

@@ -2,6 +2,7 @@ import ContainmentTestKit
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// V5: a tree run as a service; readiness (`waitUntil(.idle)`,
 /// `waitUntil(.tornDown)`).

@@ -2,6 +2,7 @@ import ContainmentTestKit
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// §6: serialization and reentrancy.
 @Suite(.timeLimit(.minutes(1)))

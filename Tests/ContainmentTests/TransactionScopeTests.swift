@@ -2,6 +2,7 @@ import ContainmentTestKit
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// R6: a custom container's change as one transaction (`withTransaction`).
 @Suite(.timeLimit(.minutes(1)))

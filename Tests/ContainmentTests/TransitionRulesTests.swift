@@ -2,6 +2,7 @@ import ContainmentTestKit
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// §4: transitions between children, on an injected manual clock.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// Appearance changes of several children, collected and then committed as
 /// one transaction by their container (A7): the coalescing a
 /// manual-forwarding container uses to swap several panes at once.

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// One coordinated appearance change of several controllers: the will-hooks
 /// of all of them, then (for appearing ones) `viewIsAppearing`, then, after
 /// whatever the transaction awaits in between (an animation), the did-hooks in

@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension ViewController {
   /// Starts an appearance transition by hand (A3, A6): what a container
   /// that answers `shouldAutomaticallyForwardAppearanceMethods == false`

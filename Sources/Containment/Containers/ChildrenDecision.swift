@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// The structural part of one children change, decided under the link lock.
 ///
 /// - Complexity: O(p + t) where p is the length of the prefix the old and

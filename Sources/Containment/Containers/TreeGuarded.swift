@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// A container's own bookkeeping (selection, delegate, collapse state),
 /// guarded by its tree's link lock like the links it is decided together
 /// with.

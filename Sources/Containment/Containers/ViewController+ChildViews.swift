@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// Lock-held helpers the built-in containers share: installing a child's
 /// root view in the container's view and taking it out again. Call them only
 /// inside `TreeLock.withLock`, from a transaction on the container's queue.

@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension ViewController {
   /// Changes this container's children as one transaction, in the order of
   /// ``ChildrenChange`` — the engine the built-in containers are written on,

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// One broken invariant found by ``ViewController/checkInvariants(quiescent:)``.
 public struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
   /// The controller where it was found.

@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 private let reservations = Atomic<UInt64>(0)

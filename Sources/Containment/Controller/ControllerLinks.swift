@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// One controller's place in its tree: the links and per-controller state

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// Clear-box seams for the package's own tests: not part of the public API.
 extension ControllerNode {
   /// Returns once at least `count` readers of `view` are waiting for a load

@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// The runtime's state for one controller: its identity, its transaction
@@ -257,9 +258,12 @@ public final class ControllerNode: Sendable {
 }
 
 extension ControllerNode: LinkedObject {
-  var linkDomain: Int { links.linkDomain }
+  /// The link domain guarding this object (``LinkGuarded``). Locking-layer
+  /// SPI, not API: the locking module needs it public to inline its sections.
+  @_spi(Locking) public var linkDomain: Int { links.linkDomain }
 
-  func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
+  /// The objects this one links to (``LinkedObject``); locking-layer SPI.
+  @_spi(Locking) public func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
     let links = self[held]
     if let parent = links.parent { objects.append(parent.node) }
     for child in links.children { objects.append(child.node) }
@@ -271,7 +275,8 @@ extension ControllerNode: LinkedObject {
     if let covered = presentation.coveredLayer { objects.append(covered.view) }
   }
 
-  func move(_ held: LinkSection, from old: Int, to domain: Int) {
+  /// Records a move to another link domain (``LinkedObject``); locking-layer SPI.
+  @_spi(Locking) public func move(_ held: LinkSection, from old: Int, to domain: Int) {
     let waiters = self[held].idleWaiters
     if waiters > 0 { IdleWaiters.moved(held, waiters, from: old, into: domain) }
     links.domain.store(domain, ordering: .relaxed)

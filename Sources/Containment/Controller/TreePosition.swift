@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// What a controller's place in its tree decides, computed once and cached on

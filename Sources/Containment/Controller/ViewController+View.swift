@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension ViewController {
   /// The root view, loaded on first access: `loadView()` runs once, then
   /// `viewDidLoad()` runs exactly once, right after (§1).

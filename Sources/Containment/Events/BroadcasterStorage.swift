@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// The lock-protected state machine plus the owner's marker closures. Shared by the

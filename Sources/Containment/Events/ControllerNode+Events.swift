@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 extension ControllerNode {

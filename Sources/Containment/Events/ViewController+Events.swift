@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// A subscription to lifecycle events: an `AsyncSequence` with one iterator
 /// (the first `makeAsyncIterator()` receives the events; a later one ends at
 /// once). Returned by ``ViewController/events(policy:)`` and

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// One supervised call into user code while it runs: what ends the wait for
 /// it, and its stall reports.
 ///

@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// The one way the runtime calls user code: lifecycle hooks, `loadView`,

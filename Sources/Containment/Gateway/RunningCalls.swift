@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// The supervised calls into user code running in one window's tree, so
 /// that the window's teardown reaches them (V3): from the moment a teardown
 /// is requested until its stop phase begins, every such call (running then,

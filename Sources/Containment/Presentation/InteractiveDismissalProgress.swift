@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// The running gesture of an interactive dismissal, handed to its driver
 /// (``ViewController/interactiveDismiss(_:)``).
 ///

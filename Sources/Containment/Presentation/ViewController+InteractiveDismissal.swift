@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension ViewController {
   /// Told of interactive dismissals of this controller while it is presented
   /// (P6); held weakly.

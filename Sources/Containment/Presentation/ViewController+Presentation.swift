@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension ViewController {
   // MARK: Reading (synchronous snapshots)
 

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// Waiting for work with a time limit on a tree's injected clock: the
 /// deadline of a hook (V1) and the graceful and abandon steps of a teardown
 /// (V3).

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// A request to end a running tree gracefully (V5): the signal that
 /// ``Window/run(_:until:)`` waits for, besides its task's cancellation.
 ///

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// Fault policies (V2): what happens to a controller the gateway for user
 /// code (``Gateway``) faulted.
 enum HookSupervision {

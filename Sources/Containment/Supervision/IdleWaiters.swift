@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// Tasks waiting for a controller's tree to be idle (``TreeCondition/idle``).

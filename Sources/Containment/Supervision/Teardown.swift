@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// The stop phase of an ordered teardown (V3), after the tree went off
 /// screen: ``ViewController/viewDidTearDown()`` to every controller, children
 /// before parents, within the tree's ``TeardownPolicy``; then the streams end.

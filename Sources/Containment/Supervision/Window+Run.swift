@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension Window {
   /// Runs `root` in this window as a long-lived service (V5): shows it
   /// (``setRootViewController(_:animated:)``), suspends until the calling

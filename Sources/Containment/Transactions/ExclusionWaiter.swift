@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// One top-level transaction waiting for admission.

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// Something that owns a transaction queue and a place in a tree: a
 /// controller acting as a container, or a window hosting a root controller.
 enum Governor: Sendable {

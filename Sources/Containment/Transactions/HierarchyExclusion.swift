@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// Admission of a transaction into its tree (CONCURRENCY.md, "Hierarchical

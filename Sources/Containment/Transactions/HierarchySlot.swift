@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// Per-governor bookkeeping for hierarchical exclusion, guarded by the

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// Runs requests as transactions on a governor's queue, choosing how by
 /// where the request comes from (CONCURRENCY.md, "Transactions"):
 ///

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// The outcome of one request to a container (R2).
 ///
 /// A request made from outside any transaction has completed by the time its

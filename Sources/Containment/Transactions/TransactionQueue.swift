@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// One container's FIFO queue of transactions (R1).
 ///
 /// - Ordering: requests take their place synchronously, at the moment they are

@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// One transaction that keeps its tree off the fast path of hierarchical

@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension ViewController {
   /// Swaps two children's views with an animation (T1–T4), like UIKit's
   /// `transition(from:to:duration:options:animations:completion:)`.

@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension View {
   /// Adds `subview` as the frontmost subview (removing it from its current
   /// superview first). If this moves controllers' root views into or out of a

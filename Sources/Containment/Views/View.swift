@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// A headless view: a frame in its superview's coordinates, a list of
@@ -236,9 +237,12 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
 }
 
 extension View: LinkedObject {
-  var linkDomain: Int { domain.load(ordering: .relaxed) }
+  /// The link domain guarding this object (``LinkGuarded``). Locking-layer
+  /// SPI, not API: the locking module needs it public to inline its sections.
+  @_spi(Locking) public var linkDomain: Int { domain.load(ordering: .relaxed) }
 
-  func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
+  /// The objects this one links to (``LinkedObject``); locking-layer SPI.
+  @_spi(Locking) public func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
     let links = self[held]
     if let superview = links.superview { objects.append(superview) }
     objects.append(contentsOf: links.subviews as [any LinkedObject])
@@ -246,7 +250,8 @@ extension View: LinkedObject {
     if let owner = links.owner { objects.append(owner.node) }
   }
 
-  func move(_ held: LinkSection, from old: Int, to domain: Int) {
+  /// Records a move to another link domain (``LinkedObject``); locking-layer SPI.
+  @_spi(Locking) public func move(_ held: LinkSection, from old: Int, to domain: Int) {
     self.domain.store(domain, ordering: .relaxed)
   }
 }

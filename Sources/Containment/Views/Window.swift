@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// A headless window: the root of a tree that is on screen. It hosts one root
@@ -365,14 +366,18 @@ public final class Window: @unchecked Sendable {
 }
 
 extension Window: LinkedObject {
-  var linkDomain: Int { domain.load(ordering: .relaxed) }
+  /// The link domain guarding this object (``LinkGuarded``). Locking-layer
+  /// SPI, not API: the locking module needs it public to inline its sections.
+  @_spi(Locking) public var linkDomain: Int { domain.load(ordering: .relaxed) }
 
-  func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
+  /// The objects this one links to (``LinkedObject``); locking-layer SPI.
+  @_spi(Locking) public func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
     objects.append(rootView)
     if let root = self[held].rootViewController { objects.append(root.node) }
   }
 
-  func move(_ held: LinkSection, from old: Int, to domain: Int) {
+  /// Records a move to another link domain (``LinkedObject``); locking-layer SPI.
+  @_spi(Locking) public func move(_ held: LinkSection, from old: Int, to domain: Int) {
     self.domain.store(domain, ordering: .relaxed)
     hierarchy.domain.store(domain, ordering: .relaxed)
   }

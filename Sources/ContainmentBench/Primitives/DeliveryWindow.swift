@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 
 /// Flow control for the stream figures: the producer yields `size` elements,
 /// then waits until every consumer has read them before yielding more. This

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 import Synchronization
 
 /// Swift's own primitives, measured in the same run as the runtime so that

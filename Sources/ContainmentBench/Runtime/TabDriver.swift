@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 
 /// What the tab-switch figures need from a tab container: ``TabBarTabs``
 /// (the built-in ``TabBarController``, the headline figure) or the

@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 
 /// Holds every task of a parallel figure until all have started, then lets
 /// them go together, so that task creation is not timed and no task runs

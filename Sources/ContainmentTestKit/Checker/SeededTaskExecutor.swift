@@ -1,4 +1,5 @@
 import Containment
+import ContainmentLocking
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 @testable import Containment
+@testable import ContainmentLocking
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import ContainmentTestKit
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// A shared log and controllers named after the letters of the contract.
 struct Fixture {

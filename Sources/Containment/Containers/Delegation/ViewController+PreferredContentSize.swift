@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension ViewController {
   /// Sets ``ViewController/preferredContentSize`` and, if it changed and
   /// this controller has a parent, tells the parent through its

@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension ViewController {
   /// The traits this controller lives in: those of the window its tree is
   /// shown in, or the default (`regular`) when it is in none. Synchronous.

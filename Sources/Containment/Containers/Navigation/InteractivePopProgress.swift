@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// The running gesture of an interactive pop, handed to its driver
 /// (``NavigationController/interactivePop(_:)``): which controllers are
 /// involved and how far the gesture has gone.

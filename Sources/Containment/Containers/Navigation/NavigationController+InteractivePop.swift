@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension NavigationController {
   /// An interactive pop (N7), driven by `driver`: the swipe-back gesture
   /// of UIKit, as one structured call.

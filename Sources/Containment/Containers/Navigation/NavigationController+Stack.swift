@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension NavigationController {
   /// Pushes `controller` on top of the stack (N2): `controller.willMove(self)`
   /// → `controller.viewDidLoad` (first time, if this view is loaded) →

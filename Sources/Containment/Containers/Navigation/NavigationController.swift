@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// A container that shows a stack of controllers, one at a time (N1–N8):

@@ -1,3 +1,4 @@
+import ContainmentLocking
 extension ViewController {
   /// This controller's navigation item (§5): what a
   /// navigation controller's bar shows while it is on top (title) or just

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// A container that shows two columns side by side when there is room, and
 /// one of them when there is not (S1, S2): UIKit's
 /// `UISplitViewController`, reduced to its classic two-column behaviour.

@@ -1,3 +1,4 @@
+import ContainmentLocking
 /// A container that shows one of several children, chosen by a tab bar
 /// (B1–B3): UIKit's `UITabBarController`, as an actor.
 ///

@@ -7,8 +7,9 @@ import Synchronization
 /// different domains share no lock. A bitmap of the domains that have
 /// updates lets a section find them without looking at every list, and a
 /// total lets every section skip all of this with one atomic load.
-final class ReleasedUpdates: Sendable {
-  typealias Update = @Sendable (LinkSection) -> Void
+public final class ReleasedUpdates: Sendable {
+  /// An update, run under the lock of its domain.
+  public typealias Update = @Sendable (LinkSection) -> Void
 
   private final class Word: Sendable {
     let bits = Atomic<UInt64>(0)
@@ -18,19 +19,20 @@ final class ReleasedUpdates: Sendable {
   /// Bit `d` is set while domain `d`'s list is not empty; changed only
   /// under that list's lock.
   private let words: [Word]
-  private let total = Atomic<Int>(0)
+  @usableFromInline let total = Atomic<Int>(0)
 
-  init(count: Int) {
+  /// A list per domain of a table of `count` domains.
+  public init(count: Int) {
     lists = (0..<count).map { _ in Locked([]) }
     words = (0..<(count + 63) / 64).map { _ in Word() }
   }
 
   /// Whether any domain has updates.
-  @inline(__always)
-  var isEmpty: Bool { total.load(ordering: .acquiring) == 0 }
+  @inlinable @inline(__always)
+  public var isEmpty: Bool { total.load(ordering: .acquiring) == 0 }
 
   /// From a `deinit`: adds an update for `domain`. Takes no link lock.
-  func append(_ update: @escaping Update, in domain: Int) {
+  public func append(_ update: @escaping Update, in domain: Int) {
     lists[domain].withLock { list in
       list.append(update)
       words[domain / 64].bits.bitwiseOr(1 << UInt64(domain % 64), ordering: .relaxed)
@@ -39,7 +41,7 @@ final class ReleasedUpdates: Sendable {
   }
 
   /// With the lock of `domain` held: takes its updates, to be run under it.
-  func take(_ domain: Int) -> [Update] {
+  public func take(_ domain: Int) -> [Update] {
     let taken = lists[domain].withLock { list -> [Update] in
       guard !list.isEmpty else { return [] }
       defer {
@@ -53,7 +55,7 @@ final class ReleasedUpdates: Sendable {
   }
 
   /// The domains that have updates (a snapshot).
-  var domainsWithUpdates: [Int] {
+  public var domainsWithUpdates: [Int] {
     var domains: [Int] = []
     for (index, word) in words.enumerated() {
       var bits = word.bits.load(ordering: .relaxed)

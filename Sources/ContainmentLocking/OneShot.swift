@@ -1,18 +1,19 @@
 /// A value that the first of several racing parties sets, once; later
 /// settings are ignored. One waiter may suspend until it is set. The
 /// waiter is resumed outside the lock.
-final class OneShot<Value: Sendable>: Sendable {
+public final class OneShot<Value: Sendable>: Sendable {
   private struct State {
     var value: Value?
     var waiter: UnsafeContinuation<Value, Never>?
   }
   private let state = Locked(State())
 
-  init() {}
+  /// An unresolved one-shot value.
+  public init() {}
 
   /// Sets the value unless it is set; true if this call set it.
   @discardableResult
-  func resolve(_ value: Value) -> Bool {
+  public func resolve(_ value: Value) -> Bool {
     let (set, waiter) = state.withLock { state -> (Bool, UnsafeContinuation<Value, Never>?) in
       guard state.value == nil else { return (false, nil) }
       state.value = value
@@ -24,10 +25,10 @@ final class OneShot<Value: Sendable>: Sendable {
   }
 
   /// Whether the value is set.
-  var isResolved: Bool { state.withLock { $0.value != nil } }
+  public var isResolved: Bool { state.withLock { $0.value != nil } }
 
   /// Suspends until the value is set (at once if it is). One waiter.
-  func value() async -> Value {
+  public func value() async -> Value {
     await withUnsafeContinuation { continuation in
       let ready = state.withLock { state -> Value? in
         if let value = state.value { return value }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// An object whose links a link domain guards: a controller's node, a view,
 /// a window.
-protocol LinkGuarded: AnyObject {
+public protocol LinkGuarded: AnyObject {
   /// The domain whose lock guards this object's links. Read without a lock:
   /// it changes only while the locks of both its old and its new domain are
   /// held, so it is stable for a holder of either.
@@ -11,7 +11,7 @@ protocol LinkGuarded: AnyObject {
 
 /// Proof that the calling code runs inside a link-lock section: every
 /// ``TreeLock/withLock(_:_:)`` section hands one to its body, and nothing
-/// else can make one (its initializer is private to the lock), so state that
+/// else can make one (its initializer is internal to the locking module), so state that
 /// asks for it cannot be reached outside a section. Guarded state takes it
 /// as a subscript argument (`links[held].children`); helpers that run inside
 /// a section take it as their first parameter.
@@ -29,8 +29,8 @@ protocol LinkGuarded: AnyObject {
 /// dynamic exclusivity checks on those properties (`@exclusivity(unchecked)`):
 /// they cost a push+pop a tenth of its time and can only find what the lock
 /// and the checked builds already rule out.
-struct LinkSection {
-  fileprivate init() {}
+public struct LinkSection {
+  @usableFromInline init() {}
 }
 
 /// The link locks: the locks that guard the *links* of the trees — parent and
@@ -60,20 +60,22 @@ struct LinkSection {
 ///   order (the only locks taken inside are leaf locks that never call out);
 /// - every field documented as "guarded by `TreeLock`" is read and written
 ///   only inside a section that names its object (or an object linked to it).
-enum TreeLock {
+public enum TreeLock {
   /// The domains' locks.
-  static let domains = LinkDomainTable(count: 128)
+  public static let domains = LinkDomainTable(count: 128)
   /// Tries before a contended waiter sleeps: a few microseconds.
-  private static let triesBeforeSleeping = 100
+  @usableFromInline static let triesBeforeSleeping = 100
   /// Link updates handed over by `deinit`s (see ``afterRelease(in:_:)``).
-  private static let released = ReleasedUpdates(count: domains.count)
+  @usableFromInline static let released = ReleasedUpdates(count: domains.count)
 
   /// Runs `body` with the lock of `member`'s domain held. `body` must not
   /// suspend, call a hook, resume a continuation, or deliver an event. Link
   /// updates handed over by `deinit`s run first, so `body` never sees links
   /// of a released object.
-  @inline(__always)
-  static func withLock<Result>(_ member: some LinkGuarded, _ body: (LinkSection) throws -> Result) rethrows -> Result {
+  @inlinable @inline(__always)
+  public static func withLock<Result>(_ member: some LinkGuarded, _ body: (LinkSection) throws -> Result) rethrows
+    -> Result
+  {
     while true {
       let domain = member.linkDomain
       domains.lock(domain, retrying: triesBeforeSleeping)
@@ -92,8 +94,8 @@ enum TreeLock {
 
   /// Runs `body` with the locks of both objects' domains held (one lock if
   /// they share a domain), taken in index order.
-  @inline(__always)
-  static func withLock<Result>(
+  @inlinable @inline(__always)
+  public static func withLock<Result>(
     _ first: some LinkGuarded, _ second: some LinkGuarded, _ body: (LinkSection) throws -> Result
   ) rethrows -> Result {
     while true {
@@ -122,8 +124,8 @@ enum TreeLock {
 
   /// Runs `body` with the locks of `first`'s domain and, if there is a
   /// `second`, of its domain held.
-  @inline(__always)
-  static func withLock<Result>(
+  @inlinable @inline(__always)
+  public static func withLock<Result>(
     _ first: some LinkGuarded, _ second: (some LinkGuarded)?, _ body: (LinkSection) throws -> Result
   ) rethrows -> Result {
     if let second { return try withLock(first, second, body) }
@@ -132,8 +134,9 @@ enum TreeLock {
 
   /// Runs `body` with the locks of every member's domain held, taken in
   /// index order.
-  @inline(__always)
-  static func withLock<Result>(_ members: [any LinkGuarded], _ body: (LinkSection) throws -> Result) rethrows -> Result
+  @inlinable @inline(__always)
+  public static func withLock<Result>(_ members: [any LinkGuarded], _ body: (LinkSection) throws -> Result) rethrows
+    -> Result
   {
     try withLock(each: members, \.linkDomain, body)
   }
@@ -141,7 +144,7 @@ enum TreeLock {
   /// Runs `body` with the locks of the domains of every element of `items`
   /// (`domain` reads one) held, taken in index order. Allocates nothing when
   /// they share one domain, the common case.
-  static func withLock<Items: Collection, Result>(
+  public static func withLock<Items: Collection, Result>(
     each items: Items, _ domain: (Items.Element) -> Int, _ body: (LinkSection) throws -> Result
   ) rethrows -> Result {
     while true {
@@ -191,7 +194,10 @@ enum TreeLock {
   /// earlier, with ``LinkDomainTable/generation(_:)``): then every object
   /// that was in it still is, without asking each. Returns nil, having run
   /// nothing, otherwise.
-  static func withLock<Result>(domain: Int, ifGeneration generation: UInt, _ body: (LinkSection) throws -> Result)
+  @inlinable
+  public static func withLock<Result>(
+    domain: Int, ifGeneration generation: UInt, _ body: (LinkSection) throws -> Result
+  )
     rethrows
     -> Result?
   {
@@ -207,8 +213,8 @@ enum TreeLock {
 
   /// Debug builds: stops the process if the calling thread does not hold
   /// the lock of `member`'s domain. Every guarded field's accessor calls it.
-  @inline(__always)
-  static func assertHeld(_ member: some LinkGuarded) {
+  @inlinable @inline(__always)
+  public static func assertHeld(_ member: some LinkGuarded) {
     #if DEBUG
       let domain = member.linkDomain
       if !domains.isHeldByCurrentThread(domain) {
@@ -226,14 +232,14 @@ enum TreeLock {
   /// object to another domain takes its domain's lock first), or at the end
   /// of any section if that domain is free then. It must not keep the
   /// objects it updates alive.
-  static func afterRelease(in domain: Int, _ update: @escaping @Sendable (LinkSection) -> Void) {
+  public static func afterRelease(in domain: Int, _ update: @escaping @Sendable (LinkSection) -> Void) {
     released.append(update, in: domain)
   }
 
   /// Takes and releases every domain's lock in turn, running the link
   /// updates handed over to each: afterwards, no update handed over before
   /// the call is still pending or running. For leak checks.
-  static func settleReleases() {
+  public static func settleReleases() {
     for domain in 0..<domains.count {
       domains.lock(domain, retrying: triesBeforeSleeping)
       defer { domains.unlock(domain) }
@@ -243,28 +249,28 @@ enum TreeLock {
 
   /// At the start of every section, with its locks held: the updates handed
   /// over to those domains run first.
-  @inline(__always)
-  private static func sectionStarted(holding held: @autoclosure () -> [Int]) {
+  @inlinable @inline(__always)
+  static func sectionStarted(holding held: @autoclosure () -> [Int]) {
     if !released.isEmpty { runReleased(in: held()) }
   }
 
   /// At the end of every section, its locks released.
-  @inline(__always)
-  private static func sectionEnded() {
+  @inlinable @inline(__always)
+  static func sectionEnded() {
     if !released.isEmpty { runReleasedOfIdleDomains() }
   }
 
   /// After a section: runs the updates handed over to domains nobody holds,
   /// so that a domain nobody takes again does not leave every section on
   /// the slow path. Never waits for a lock.
-  private static func runReleasedOfIdleDomains() {
+  @usableFromInline static func runReleasedOfIdleDomains() {
     for domain in released.domainsWithUpdates where domains.tryLock(domain) {
       runReleased(in: [domain])
       domains.unlock(domain)
     }
   }
 
-  private static func runReleased(in held: [Int]) {
+  @usableFromInline static func runReleased(in held: [Int]) {
     for domain in held {
       for update in released.take(domain) { update(LinkSection()) }
     }

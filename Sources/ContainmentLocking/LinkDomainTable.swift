@@ -19,14 +19,16 @@
 /// domain's lock held (``TreeLock/assertHeld(_:)``); it is written only by
 /// the thread that holds the mutex, and read to check that the reading
 /// thread is that holder: a check that passes never races.
-final class LinkDomainTable: @unchecked Sendable {
-  let count: Int
-  private let base: UnsafeMutableRawPointer
-  private static let stride = 64
-  private static let holderOffset = MemoryLayout<PlatformMutex>.stride
+public final class LinkDomainTable: @unchecked Sendable {
+  /// The number of domains.
+  public let count: Int
+  @usableFromInline let base: UnsafeMutableRawPointer
+  @usableFromInline static let stride = 64
+  @usableFromInline static let holderOffset = MemoryLayout<PlatformMutex>.stride
   private static let generationOffset = holderOffset + MemoryLayout<UInt>.stride
 
-  init(count: Int) {
+  /// A table of `count` domains, each lock free.
+  public init(count: Int) {
     precondition(Self.generationOffset + MemoryLayout<UInt>.size <= Self.stride)
     self.count = count
     base = .allocate(byteCount: count * Self.stride, alignment: Self.stride)
@@ -43,32 +45,32 @@ final class LinkDomainTable: @unchecked Sendable {
     }
   }
 
-  @inline(__always)
-  private func mutex(_ index: Int) -> UnsafeMutablePointer<PlatformMutex> {
+  @inlinable @inline(__always)
+  func mutex(_ index: Int) -> UnsafeMutablePointer<PlatformMutex> {
     (base + index * Self.stride).assumingMemoryBound(to: PlatformMutex.self)
   }
 
-  @inline(__always)
-  private func holder(_ index: Int) -> UnsafeMutablePointer<UInt> {
+  @inlinable @inline(__always)
+  func holder(_ index: Int) -> UnsafeMutablePointer<UInt> {
     (base + index * Self.stride + Self.holderOffset).assumingMemoryBound(to: UInt.self)
   }
 
   /// How many times objects have moved out of domain `index`, read and
   /// written only with its lock held: while it is unchanged, everything that
   /// was in the domain still is.
-  func generation(_ index: Int) -> UInt {
+  public func generation(_ index: Int) -> UInt {
     (base + index * Self.stride + Self.generationOffset).assumingMemoryBound(to: UInt.self).pointee
   }
 
   /// With the lock of domain `index` held: objects are moving out of it.
-  func objectsLeft(_ index: Int) {
+  public func objectsLeft(_ index: Int) {
     (base + index * Self.stride + Self.generationOffset).assumingMemoryBound(to: UInt.self).pointee &+= 1
   }
 
   /// Takes the lock of domain `index`; a contended caller retries `tries`
   /// times before it sleeps.
-  @inline(__always)
-  func lock(_ index: Int, retrying tries: Int) {
+  @inlinable @inline(__always)
+  public func lock(_ index: Int, retrying tries: Int) {
     let mutex = mutex(index)
     #if os(Windows)
       if TryAcquireSRWLockExclusive(mutex) == 0 { lockContended(mutex, tries: tries) }
@@ -81,8 +83,8 @@ final class LinkDomainTable: @unchecked Sendable {
   }
 
   /// Takes the lock of domain `index` if it is free; never waits.
-  @inline(__always)
-  func tryLock(_ index: Int) -> Bool {
+  @inlinable @inline(__always)
+  public func tryLock(_ index: Int) -> Bool {
     #if os(Windows)
       guard TryAcquireSRWLockExclusive(mutex(index)) != 0 else { return false }
     #else
@@ -96,8 +98,8 @@ final class LinkDomainTable: @unchecked Sendable {
 
   /// Releases the lock of domain `index`: an opaque call, so that nothing
   /// read under the lock is retained after it (CONCURRENCY.md, "The link locks").
-  @inline(__always)
-  func unlock(_ index: Int) {
+  @inlinable @inline(__always)
+  public func unlock(_ index: Int) {
     #if DEBUG
       holder(index).pointee = 0
     #endif
@@ -110,7 +112,7 @@ final class LinkDomainTable: @unchecked Sendable {
 
   /// Debug builds: whether the calling thread holds the lock of domain
   /// `index`. Release builds do not track holders and answer true.
-  func isHeldByCurrentThread(_ index: Int) -> Bool {
+  public func isHeldByCurrentThread(_ index: Int) -> Bool {
     #if DEBUG
       holder(index).pointee == Self.currentThread()
     #else
@@ -118,7 +120,7 @@ final class LinkDomainTable: @unchecked Sendable {
     #endif
   }
 
-  private static func currentThread() -> UInt {
+  @usableFromInline static func currentThread() -> UInt {
     #if os(Windows)
       UInt(GetCurrentThreadId())
     #elseif canImport(Glibc)

@@ -13,9 +13,11 @@ import Synchronization
 #endif
 
 #if os(Windows)
-  @usableFromInline typealias PlatformMutex = SRWLOCK
+  /// The platform's mutex.
+  public typealias PlatformMutex = SRWLOCK
 #else
-  @usableFromInline typealias PlatformMutex = pthread_mutex_t
+  /// The platform's mutex.
+  public typealias PlatformMutex = pthread_mutex_t
 #endif
 
 /// A value guarded by an OS mutex, in one allocation.
@@ -36,19 +38,20 @@ import Synchronization
 /// a use costs one pointer chase, not two (the lock used to be a class around
 /// this storage; on the 10^5-controller appearance every extra object touched
 /// per hook is a cache miss).
-package struct Locked<Value>: @unchecked Sendable {
-  private let storage: LockedStorage<Value>
+public struct Locked<Value>: @unchecked Sendable {
+  @usableFromInline let storage: LockedStorage<Value>
 
-  package init(_ value: Value) {
+  /// A lock guarding `value`.
+  public init(_ value: Value) {
     storage = LockedStorage.make(value)
   }
 
   /// Whether `self` and `other` are copies of one lock (and value).
-  package func isSame(as other: Locked<Value>) -> Bool { storage === other.storage }
+  public func isSame(as other: Locked<Value>) -> Bool { storage === other.storage }
 
   /// Runs `body` with the lock held.
   @inlinable @inline(__always)
-  package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     try storage.withLock(body)
   }
 
@@ -63,7 +66,7 @@ package struct Locked<Value>: @unchecked Sendable {
   /// moves the retain of a value read in `body` past the release
   /// (CONCURRENCY.md, "The link locks").
   @inlinable @inline(__always)
-  package func withLock<Result>(retrying tries: Int, _ body: (inout Value) throws -> Result) rethrows -> Result {
+  public func withLock<Result>(retrying tries: Int, _ body: (inout Value) throws -> Result) rethrows -> Result {
     try storage.withLock(retrying: tries, body)
   }
 }
@@ -75,7 +78,7 @@ private let retryPause = Atomic<Int>(0)
 /// The value as the header, the mutex as the single element: one allocation.
 @usableFromInline
 final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
-  static func make(_ value: Value) -> LockedStorage {
+  @usableFromInline static func make(_ value: Value) -> LockedStorage {
     let storage = create(minimumCapacity: 1) { _ in value }
     storage.withUnsafeMutablePointerToElements { mutex in
       #if os(Windows)

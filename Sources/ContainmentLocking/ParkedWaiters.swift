@@ -5,17 +5,20 @@
 ///
 /// A value kept inside the state its owner's lock guards; the waiters it
 /// hands back are resumed after that lock is released.
-struct ParkedWaiters<Waiter> {
+public struct ParkedWaiters<Waiter> {
   private var nextID: UInt64 = 0
   private var parked: [(id: UInt64, waiter: Waiter)] = []
   private var unregistered: Set<UInt64> = []
   private var cancelledFirst: Set<UInt64> = []
 
+  /// No waiters.
+  public init() {}
+
   /// How many are parked.
-  var count: Int { parked.count }
+  public var count: Int { parked.count }
 
   /// An id for a task about to park (issued before its continuation exists).
-  mutating func issue() -> UInt64 {
+  public mutating func issue() -> UInt64 {
     nextID += 1
     unregistered.insert(nextID)
     return nextID
@@ -23,26 +26,26 @@ struct ParkedWaiters<Waiter> {
 
   /// The task of `id` has its continuation: false if the task was
   /// cancelled first (then it must not park).
-  mutating func arrive(_ id: UInt64) -> Bool {
+  public mutating func arrive(_ id: UInt64) -> Bool {
     unregistered.remove(id)
     return cancelledFirst.remove(id) == nil
   }
 
   /// Parks an arrived task.
-  mutating func park(_ id: UInt64, _ waiter: Waiter) {
+  public mutating func park(_ id: UInt64, _ waiter: Waiter) {
     parked.append((id, waiter))
   }
 
   /// The task of `id` was cancelled: its parked waiter, or nil (remembered
   /// if it has not arrived yet).
-  mutating func cancel(_ id: UInt64) -> Waiter? {
+  public mutating func cancel(_ id: UInt64) -> Waiter? {
     if let index = parked.firstIndex(where: { $0.id == id }) { return parked.remove(at: index).waiter }
     if unregistered.contains(id) { cancelledFirst.insert(id) }
     return nil
   }
 
   /// Removes and returns the parked waiters `isReady` accepts, in the order they parked.
-  mutating func take(where isReady: (Waiter) -> Bool) -> [Waiter] {
+  public mutating func take(where isReady: (Waiter) -> Bool) -> [Waiter] {
     var taken: [Waiter] = []
     parked.removeAll { entry in
       guard isReady(entry.waiter) else { return false }

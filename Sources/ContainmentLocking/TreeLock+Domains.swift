@@ -13,14 +13,14 @@ extension TreeLock {
   private static let nextDomain = Atomic<Int>(0)
 
   /// The domain of a new object.
-  static func domainForNewObject() -> Int {
+  public static func domainForNewObject() -> Int {
     (nextDomain.wrappingAdd(1, ordering: .relaxed).oldValue & Int.max) % domains.count
   }
 
   /// With the locks of `member`'s domain and of `domain` held: moves
   /// `member` and every object linked to it into `domain`. O(size of the
   /// component); nothing when `member` is in `domain` already.
-  static func join(_ held: LinkSection, _ member: some LinkedObject, into domain: Int) {
+  public static func join(_ held: LinkSection, _ member: some LinkedObject, into domain: Int) {
     let old = member.linkDomain
     guard old != domain else { return }
     domains.objectsLeft(old)
@@ -38,7 +38,7 @@ extension TreeLock {
 /// An object that links to others (a controller's node, a view, a window):
 /// the unit that link domains move (``TreeLock/join(_:_:into:)``). Each
 /// lists its own links, so the lock layer knows none of their types.
-protocol LinkedObject: LinkGuarded {
+public protocol LinkedObject: LinkGuarded {
   /// With this object's domain held: appends every object it links to.
   func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject])
   /// With the locks of both domains held: records that this object (and
