@@ -25,16 +25,16 @@ public final class ControllerNode: Sendable {
   /// (``ReportedState``) is kept under its lock.
   let events: Broadcaster<LifecycleEvent>
   /// Its place in its tree: everything its tree's link domain guards.
-  let links: ControllerLinks
+  let links: LinkCell<ControllerLinks>
+  /// Its hierarchical exclusion slot, guarded by the same link domain (the
+  /// slot keeps a copy of the domain's index).
+  let hierarchy: HierarchySlot
   /// The transaction that last delivered it a hook (R2).
   let engagement = Engagement()
 
-  /// Its hierarchical exclusion slot (in ``links``).
-  var hierarchy: HierarchySlot { links.hierarchy }
+  typealias Links = ControllerLinks
 
-  typealias Links = ControllerLinks.State
-
-  /// The guarded links and state (``ControllerLinks/State``), inside a
+  /// The guarded links and state (``ControllerLinks``), inside a
   /// section that holds this node's domain (checked in debug builds).
   @inline(__always)
   subscript(_ held: LinkSection) -> Links {
@@ -61,11 +61,13 @@ public final class ControllerNode: Sendable {
   /// defaults to "controller".
   public init(name: String = "controller") {
     let id = ControllerID.next()
-    let links = ControllerLinks(domain: TreeLock.domainForNewObject())
-    self.links = links
+    let domain = TreeLock.domainForNewObject()
+    let hierarchy = HierarchySlot(domain: domain)
+    self.links = LinkCell(ControllerLinks(), domain: domain)
+    self.hierarchy = hierarchy
     self.id = id
     self.name = name
-    self.queue = TransactionQueue(owner: links.hierarchy)
+    self.queue = TransactionQueue(owner: hierarchy)
     self.events = ControllerNode.makeBroadcaster(id: id, name: name)
   }
 

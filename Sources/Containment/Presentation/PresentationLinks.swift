@@ -24,7 +24,7 @@ struct PresentationLinks: OutOfLineValue {
   }
 }
 
-extension ControllerLinks.State {
+extension ControllerLinks {
   /// The controller this one presents.
   var presented: (any ViewController)? {
     get { presentation.value.presented }

@@ -12,69 +12,44 @@ import Synchronization
 /// sequence would match no sequential order (R4). Siblings' subtrees are
 /// disjoint, so their transactions still run in parallel, as do independent
 /// trees (R5).
-final class HierarchySlot: @unchecked Sendable {
-  /// The link domain of the slot's controller or window, which guards the
-  /// state below: a copy of theirs, moved with it (``TreeLock/join(_:_:into:)``).
-  let domain: Atomic<Int>
+typealias HierarchySlot = LinkCell<HierarchySlotState>
 
-  struct State {
-    /// Transactions running on this governor (nested ones included).
-    var running = 0
-    /// Transactions running on strict descendants.
-    var activeBelow = 0
-    /// Top-level transactions here waiting for their descendants to finish:
-    /// new top-level transactions below wait behind them (no starvation).
-    var pending = 0
-    /// Tasks waiting for this slot to change.
-    var waiters: [ExclusionWaiter] = []
-    /// On the slot that stands for a whole tree (``TreePosition/treeSlot``):
-    /// the admitted transactions of the tree and the top-level ones waiting as
-    /// pending. While there are none, a top-level transaction is admitted
-    /// without walking to the root (the fast path of
-    /// ``HierarchyExclusion/enter(_:adopting:cancellable:)``).
-    var treeMarks: [TreeBusyMark] = []
-    /// On a root's slot: admitted transactions that will link this tree into
-    /// theirs (a window taking it as its root, a container adding it). Until
-    /// they end, no transaction of this tree is admitted: one admitted before
-    /// the link would overlap them once linked (R4).
-    var adoptions = 0
-    /// The package's tests waiting for transactions to wait here
-    /// (`waiters(atLeast:)`).
-    var waiterObservers = CountObservers()
-  }
-  // Private: reachable only through the subscript below, with a
-  // `LinkSection`. Release builds skip Swift's dynamic exclusivity checks
-  // here (`LinkSection` says why).
-  #if DEBUG
-    private var guarded = State()
-  #else
-    @exclusivity(unchecked) private var guarded = State()
-  #endif
-
-  /// The guarded state, inside a section; debug builds check that the
-  /// section holds the lock of this object's domain.
-  @inline(__always)
-  subscript(_ held: LinkSection) -> State {
-    _read {
-      TreeLock.assertHeld(self)
-      yield guarded
-    }
-    _modify {
-      TreeLock.assertHeld(self)
-      yield &guarded
-    }
-  }
-
-  init(domain: Int) {
-    self.domain = Atomic(domain)
+extension LinkCell<HierarchySlotState> {
+  /// An idle slot guarded by `domain`: a copy of its controller's or
+  /// window's, moved with it (``TreeLock/join(_:_:into:)``).
+  convenience init(domain: Int) {
+    self.init(HierarchySlotState(), domain: domain)
   }
 }
 
-extension HierarchySlot: LinkGuarded {
-  var linkDomain: Int { domain.load(ordering: .relaxed) }
+/// The state of a ``HierarchySlot``.
+struct HierarchySlotState {
+  /// Transactions running on this governor (nested ones included).
+  var running = 0
+  /// Transactions running on strict descendants.
+  var activeBelow = 0
+  /// Top-level transactions here waiting for their descendants to finish:
+  /// new top-level transactions below wait behind them (no starvation).
+  var pending = 0
+  /// Tasks waiting for this slot to change.
+  var waiters: [ExclusionWaiter] = []
+  /// On the slot that stands for a whole tree (``TreePosition/treeSlot``):
+  /// the admitted transactions of the tree and the top-level ones waiting as
+  /// pending. While there are none, a top-level transaction is admitted
+  /// without walking to the root (the fast path of
+  /// ``HierarchyExclusion/enter(_:adopting:cancellable:)``).
+  var treeMarks: [TreeBusyMark] = []
+  /// On a root's slot: admitted transactions that will link this tree into
+  /// theirs (a window taking it as its root, a container adding it). Until
+  /// they end, no transaction of this tree is admitted: one admitted before
+  /// the link would overlap them once linked (R4).
+  var adoptions = 0
+  /// The package's tests waiting for transactions to wait here
+  /// (`waiters(atLeast:)`).
+  var waiterObservers = CountObservers()
 }
 
-extension HierarchySlot {
+extension LinkCell<HierarchySlotState> {
   /// Under the link lock: if nothing runs or waits as pending here any more,
   /// unregisters the transactions below that waited for that, returning their
   /// continuations.
