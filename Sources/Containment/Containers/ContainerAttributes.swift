@@ -6,4 +6,7 @@ struct ContainerAttributes: OutOfLineValue {
   /// What a navigation controller shows for this controller (title, back title).
   var navigationItem = NavigationItem()
   var preferredContentSize = Size.zero
+  /// A container's own bookkeeping cells, which move with it from link
+  /// domain to domain (``LinkCell/attached(_:to:)``).
+  var attachedCells: [any DomainFollower] = []
 }

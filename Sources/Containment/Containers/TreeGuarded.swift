@@ -1,43 +1,34 @@
 import ContainmentLocking
+
 /// A container's own bookkeeping (selection, delegate, collapse state),
 /// guarded by its tree's link lock like the links it is decided together
-/// with.
-///
-/// Its value is reachable only inside a section (`state[held]`) that holds
-/// the lock of the container's domain (debug builds check which): a
-/// container's decisions ("which child is selected, is its view installed,
-/// is it on screen") must read this and the tree's links at one instant.
-final class TreeGuarded<Value>: @unchecked Sendable, LinkGuarded {
-  /// The container's node, whose domain guards the value. The container
-  /// holds both, so the node outlives every access.
-  private unowned let owner: ControllerNode
-  // Private: reachable only through the subscript below, with a
-  // `LinkSection`. Release builds skip Swift's dynamic exclusivity checks
-  // here (`LinkSection` says why).
-  #if DEBUG
-    private var guarded: Value
-  #else
-    @exclusivity(unchecked) private var guarded: Value
-  #endif
+/// with: a container's decisions ("which child is selected, is its view
+/// installed, is it on screen") must read this and the tree's links at one
+/// instant. Its value is reachable only inside a section (`state[held]`).
+typealias TreeGuarded<Value> = LinkCell<Value>
 
-  /// The guarded state, inside a section; debug builds check that the
-  /// section holds the lock of this object's domain.
-  @inline(__always)
-  subscript(_ held: LinkSection) -> Value {
-    _read {
-      TreeLock.assertHeld(self)
-      yield guarded
-    }
-    _modify {
-      TreeLock.assertHeld(self)
-      yield &guarded
+extension LinkCell {
+  /// A cell for `owner`'s bookkeeping, guarded by `owner`'s domain and moved
+  /// with it from domain to domain (the node lists it among the cells that
+  /// follow it, ``ContainerAttributes/attachedCells``).
+  static func attached(_ value: Value, to owner: ControllerNode) -> LinkCell<Value> {
+    TreeLock.withLock(owner) { held in
+      let cell = LinkCell(value, domain: owner.linkDomain)
+      owner[held].containerAttributes.value.attachedCells.append(cell)
+      return cell
     }
   }
+}
 
-  init(_ value: Value, of owner: ControllerNode) {
-    self.guarded = value
-    self.owner = owner
+/// A cell that moves with the controller it belongs to (see
+/// ``LinkCell/attached(_:to:)``).
+protocol DomainFollower: AnyObject {
+  /// With the locks of both domains held: the owner moved to `domain`.
+  func follow(_ held: LinkSection, to domain: Int)
+}
+
+extension LinkCell: DomainFollower {
+  func follow(_ held: LinkSection, to domain: Int) {
+    self.domain.store(domain, ordering: .relaxed)
   }
-
-  var linkDomain: Int { owner.linkDomain }
 }

@@ -283,5 +283,6 @@ extension ControllerNode: LinkedObject {
     if waiters > 0 { IdleWaiters.moved(held, waiters, from: old, into: domain) }
     links.domain.store(domain, ordering: .relaxed)
     hierarchy.domain.store(domain, ordering: .relaxed)
+    for cell in self[held].containerAttributes.value.attachedCells { cell.follow(held, to: domain) }
   }
 }

@@ -70,7 +70,7 @@ public actor NavigationController: ViewController {
   /// ``setViewControllers(_:animated:)`` or ``push(_:animated:)``.
   public init(name: String = "Navigation", transitionDuration: Duration = .milliseconds(350)) {
     self.node = ControllerNode(name: name)
-    self.state = TreeGuarded(NavigationState(), of: node)
+    self.state = TreeGuarded.attached(NavigationState(), to: node)
     self.transitionDuration = transitionDuration
   }
 

@@ -48,7 +48,7 @@ public actor SplitViewController: ViewController {
   /// ``setViewControllers(primary:secondary:)``.
   public init(name: String = "Split", primaryColumnWidth: Double = 320) {
     self.node = ControllerNode(name: name)
-    self.state = TreeGuarded(SplitState(), of: node)
+    self.state = TreeGuarded.attached(SplitState(), to: node)
     self.primaryColumnWidth = primaryColumnWidth
   }
 

@@ -38,7 +38,7 @@ public actor TabBarController: ViewController {
   /// Creates a tab controller with no tabs.
   public init(name: String = "Tabs") {
     self.node = ControllerNode(name: name)
-    self.state = TreeGuarded(TabState(), of: node)
+    self.state = TreeGuarded.attached(TabState(), to: node)
   }
 
   // MARK: Reading (synchronous snapshots)
