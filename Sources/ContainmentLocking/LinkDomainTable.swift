@@ -1,15 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#elseif os(Windows)
-  import WinSDK
-#endif
-
 /// The locks of the link domains: a fixed table of OS mutexes, one per cache
 /// line, allocated once and never freed.
 ///
@@ -34,12 +22,7 @@ public final class LinkDomainTable: @unchecked Sendable {
     base = .allocate(byteCount: count * Self.stride, alignment: Self.stride)
     for index in 0..<count {
       let mutex = (base + index * Self.stride).bindMemory(to: PlatformMutex.self, capacity: 1)
-      #if os(Windows)
-        InitializeSRWLock(mutex)
-      #else
-        mutex.initialize(to: PlatformMutex())
-        pthread_mutex_init(mutex, nil)
-      #endif
+      initializeMutex(mutex, adaptive: false)
       (base + index * Self.stride + Self.holderOffset).bindMemory(to: UInt.self, capacity: 2).initialize(
         repeating: 0, count: 2)
     }
@@ -72,11 +55,7 @@ public final class LinkDomainTable: @unchecked Sendable {
   @inlinable @inline(__always)
   public func lock(_ index: Int, retrying tries: Int) {
     let mutex = mutex(index)
-    #if os(Windows)
-      if TryAcquireSRWLockExclusive(mutex) == 0 { lockContended(mutex, tries: tries) }
-    #else
-      if pthread_mutex_trylock(mutex) != 0 { lockContended(mutex, tries: tries) }
-    #endif
+    if !tryLockMutex(mutex) { lockContended(mutex, tries: tries) }
     #if DEBUG
       holder(index).pointee = Self.currentThread()
     #endif
@@ -85,11 +64,7 @@ public final class LinkDomainTable: @unchecked Sendable {
   /// Takes the lock of domain `index` if it is free; never waits.
   @inlinable @inline(__always)
   public func tryLock(_ index: Int) -> Bool {
-    #if os(Windows)
-      guard TryAcquireSRWLockExclusive(mutex(index)) != 0 else { return false }
-    #else
-      guard pthread_mutex_trylock(mutex(index)) == 0 else { return false }
-    #endif
+    guard tryLockMutex(mutex(index)) else { return false }
     #if DEBUG
       holder(index).pointee = Self.currentThread()
     #endif
@@ -103,30 +78,16 @@ public final class LinkDomainTable: @unchecked Sendable {
     #if DEBUG
       holder(index).pointee = 0
     #endif
-    #if os(Windows)
-      ReleaseSRWLockExclusive(mutex(index))
-    #else
-      pthread_mutex_unlock(mutex(index))
-    #endif
+    unlockMutex(mutex(index))
   }
 
-  /// Debug builds: whether the calling thread holds the lock of domain
-  /// `index`. Release builds do not track holders and answer true.
-  public func isHeldByCurrentThread(_ index: Int) -> Bool {
-    #if DEBUG
+  #if DEBUG
+    /// Whether the calling thread holds the lock of domain `index` (debug
+    /// builds only: release builds do not track holders, and have no answer).
+    public func isHeldByCurrentThread(_ index: Int) -> Bool {
       holder(index).pointee == Self.currentThread()
-    #else
-      true
-    #endif
-  }
+    }
+  #endif
 
-  @usableFromInline static func currentThread() -> UInt {
-    #if os(Windows)
-      UInt(GetCurrentThreadId())
-    #elseif canImport(Glibc)
-      UInt(pthread_self())  // an integer
-    #else
-      UInt(bitPattern: pthread_self())  // a pointer (Darwin, Musl) or a signed integer (Android)
-    #endif
-  }
+  @usableFromInline static func currentThread() -> UInt { currentThreadID() }
 }
