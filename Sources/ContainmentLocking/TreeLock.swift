@@ -21,14 +21,9 @@ public protocol LinkGuarded: AnyObject {
 /// It is copyable only because subscripts cannot yet take noncopyable
 /// arguments; keep it a parameter, never store it.
 ///
-/// Each guarded object (a controller's links, a view, a window, a hierarchy
-/// slot, a container's bookkeeping) keeps its state in one `private` stored
-/// property and exposes it only through `subscript(_: LinkSection)`, which
-/// yields the stored value itself (a cell type wrapping it would add a
-/// coroutine the optimizer does not inline). Release builds skip Swift's
-/// dynamic exclusivity checks on those properties (`@exclusivity(unchecked)`):
-/// they cost a push+pop a tenth of its time and can only find what the lock
-/// and the checked builds already rule out.
+/// Guarded state lives in a ``LinkCell`` (a controller's links, a hierarchy
+/// slot, a container's bookkeeping) or, for a view and a window, in a
+/// `private` property behind the same `subscript(_: LinkSection)`.
 public struct LinkSection {
   @usableFromInline init() {}
 }
