@@ -1,5 +1,7 @@
-/// Every misuse the runtime detects (§8). Each is thrown *before* anything
-/// changes: when a call throws one of these, the tree is exactly as it was.
+/// Every misuse the runtime detects (§8).
+///
+/// Each is thrown *before* anything changes: when a call throws one of these,
+/// the tree is exactly as it was.
 public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible {
   /// `addChild` was asked to add a controller to itself.
   case cannotAddSelfAsChild(ControllerID)

@@ -57,8 +57,10 @@ struct AppearancePass: Sendable {
   }
 
   /// Under the link lock: begins the transition of each controller, keeping
-  /// those whose state changes. `automatic` passes skip controllers already
-  /// in (or heading to) the target state, silently.
+  /// those whose state changes.
+  ///
+  /// `automatic` passes skip controllers already in (or heading to) the target
+  /// state, silently.
   mutating func begin(
     _ held: LinkSection, _ controllers: [any ViewController], isAppearing: Bool, automatic: Bool = true
   ) {
@@ -123,10 +125,11 @@ struct AppearancePass: Sendable {
     }
   }
 
-  /// Ends each begun transition and delivers the did-hooks, in order. A
-  /// controller whose transition was reversed meanwhile gets what its state
-  /// machine says (A3). Clears `isMovingToParent`/`isMovingFromParent`
-  /// flags that this appearance was carrying.
+  /// Ends each begun transition and delivers the did-hooks, in order.
+  ///
+  /// A controller whose transition was reversed meanwhile gets what its state
+  /// machine says (A3). Clears `isMovingToParent`/`isMovingFromParent` flags
+  /// that this appearance was carrying.
   nonisolated(nonsending) mutating func deliverDid(in context: TransactionContext?) async {
     guard !isEmpty else { return }
     updateSteps { step, held in

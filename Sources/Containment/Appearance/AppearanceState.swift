@@ -12,9 +12,10 @@ public enum AppearanceState: Sendable, Hashable, Codable, CustomStringConvertibl
   }
 }
 
-/// Why an appearance call was unbalanced (A4). The call never traps and
-/// never corrupts state: it is ignored or clamped, and this is reported as a
-/// diagnostic event on the controller's stream.
+/// Why an appearance call was unbalanced (A4).
+///
+/// The call never traps and never corrupts state: it is ignored or clamped, and
+/// this is reported as a diagnostic event on the controller's stream.
 public enum UnbalancedAppearanceTransition: Sendable, Hashable, Codable, CustomStringConvertible {
   /// `endAppearanceTransition()` with no transition begun: ignored.
   case endWithoutBegin
@@ -38,9 +39,11 @@ public enum UnbalancedAppearanceTransition: Sendable, Hashable, Codable, CustomS
 
 /// Why a call that cannot throw (``ViewController/beginAppearanceTransition(_:animated:)``,
 /// ``ViewController/endAppearanceTransition()``, ``ViewController/willMove(toParent:)``,
-/// ``ViewController/didMove(toParent:)``) was refused. The call changes
-/// nothing and runs no hook; this is reported as a `callIgnored` event on the
-/// controller's stream and on its ancestors' tree streams (§8).
+/// ``ViewController/didMove(toParent:)``) was refused.
+///
+/// The call changes nothing and runs no hook; this is reported as a
+/// `callIgnored` event on the controller's stream and on its ancestors' tree
+/// streams (§8).
 public enum IgnoredCall: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The controller's tree was torn down. Its own streams have ended, so
   /// only the tree streams of ancestors outside the torn-down subtree (if
@@ -184,9 +187,11 @@ struct AppearanceMachine: Sendable {
   }
 
   /// The window showing the controller was released: at rest and not
-  /// disappeared, it becomes `disappeared` with no hook. Returns whether it
-  /// changed. A transition under way (level > 0) is left to finish: its
-  /// did-hook is still delivered, and then it is `disappeared` too (``end()``).
+  /// disappeared, it becomes `disappeared` with no hook.
+  ///
+  /// Returns whether it changed. A transition under way (level > 0) is left to
+  /// finish: its did-hook is still delivered, and then it is `disappeared` too
+  /// (``end()``).
   mutating func takenOffScreen() -> Bool {
     if level > 0 {
       offScreenWhenSettled = true

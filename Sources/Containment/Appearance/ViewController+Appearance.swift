@@ -47,10 +47,11 @@ extension ViewController {
   /// Ends an appearance transition begun with
   /// ``beginAppearanceTransition(_:animated:)``: when the nesting level
   /// reaches zero, delivers `viewIsAppearing` (if not yet) and the did-hook,
-  /// to this controller and then to its automatically forwarded children. An
-  /// `end` with nothing begun is ignored and reported as an
-  /// `unbalancedAppearanceTransition(.endWithoutBegin)` event (A4). On
-  /// a controller whose tree was torn down it is refused, with no hook and no
+  /// to this controller and then to its automatically forwarded children.
+  ///
+  /// An `end` with nothing begun is ignored and reported as an
+  /// `unbalancedAppearanceTransition(.endWithoutBegin)` event (A4). On a
+  /// controller whose tree was torn down it is refused, with no hook and no
   /// change, and reported as `callIgnored(.tornDown)` (§8).
   public nonisolated func endAppearanceTransition() async {
     let context = TransactionContext.current?.innermostRunning

@@ -16,11 +16,15 @@
 ///   ChildrenChange(children: [list, detail], shown: [detail], animated: true, duration: .milliseconds(300)))
 /// ```
 public struct ChildrenChange: Sendable {
-  /// The container's children afterwards, in order. Current children that
-  /// are missing leave; listed controllers that are not children yet join.
+  /// The container's children afterwards, in order.
+  ///
+  /// Current children that are missing leave; listed controllers that are not
+  /// children yet join.
   public var children: [any ViewController]
   /// The children whose root views are installed afterwards, back to front,
-  /// each with its placement. Every other child's view is removed.
+  /// each with its placement.
+  ///
+  /// Every other child's view is removed.
   public var shown: [ShownChild]
   /// Whether the hooks say `animated` and the change waits `duration` on
   /// the tree's clock (only when something appears or disappears on screen).
@@ -32,7 +36,9 @@ public struct ChildrenChange: Sendable {
   var transition: Announcement?
   /// For a policy that knows its change is at the end of the children (a
   /// push or a pop): the edit, applied in place, so that the change costs
-  /// the same whatever the number of children. `children` is then unused.
+  /// the same whatever the number of children.
+  ///
+  /// `children` is then unused.
   var edit: Edit?
 
   enum Edit {

@@ -11,8 +11,9 @@ struct ChildrenDecision {
   let removed: [any ViewController]
   /// Children that join, in their new order.
   let added: [any ViewController]
-  /// For more than a few controllers: their identities, hashed. A few (a
-  /// push or a pop: one) are searched instead: no allocation.
+  /// For more than a few controllers: their identities, hashed.
+  ///
+  /// A few (a push or a pop: one) are searched instead: no allocation.
   private let removedIdentities: Set<ObjectIdentifier>?
   private let addedIdentities: Set<ObjectIdentifier>?
   /// Whether `new` lists as many distinct controllers as entries.
@@ -37,7 +38,9 @@ struct ChildrenDecision {
   }
 
   /// Under the link lock: the decision for `edit` of `old`, `container`'s
-  /// current children. O(1) to append, O(k) to remove the last k.
+  /// current children.
+  ///
+  /// O(1) to append, O(k) to remove the last k.
   init(_ held: LinkSection, container: any ViewController, old: [any ViewController], edit: ChildrenChange.Edit) {
     switch edit {
     case .append(let controller):

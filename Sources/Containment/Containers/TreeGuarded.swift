@@ -4,7 +4,9 @@ import ContainmentLocking
 /// guarded by its tree's link lock like the links it is decided together
 /// with: a container's decisions ("which child is selected, is its view
 /// installed, is it on screen") must read this and the tree's links at one
-/// instant. Its value is reachable only inside a section (`state[held]`).
+/// instant.
+///
+/// Its value is reachable only inside a section (`state[held]`).
 typealias TreeGuarded<Value> = LinkCell<Value>
 
 extension LinkCell {

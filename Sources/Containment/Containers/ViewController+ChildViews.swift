@@ -13,9 +13,10 @@ extension ViewController {
 
   /// Adds `child`'s loaded root view to this controller's view (below
   /// `sibling`'s view if that is installed, else frontmost) and pins it with
-  /// `placement`. Does nothing if either view is not loaded. Appearance is
-  /// the caller's: it decides with an `AppearancePass` in the same critical
-  /// section.
+  /// `placement`.
+  ///
+  /// Does nothing if either view is not loaded. Appearance is the caller's: it
+  /// decides with an `AppearancePass` in the same critical section.
   nonisolated func install(
     _ held: LinkSection,
     _ child: any ViewController, _ placement: ChildPlacement, below sibling: (any ViewController)? = nil

@@ -29,15 +29,16 @@ extension ViewController {
   }
 
   /// The children-change engine, inside a transaction on this container's
-  /// queue; `reason` is what its `childRemoved` events say (V4). `plan` runs under the link lock with the current children and
-  /// may throw a misuse error (then nothing changed); `joinerWithParent`
-  /// names the error for a joining controller that has another parent.
-  /// `involving` names every controller that is not a child yet whose links
-  /// `plan` reads or the change makes (those it adds or shows): they are held
-  /// in the same section.
-  /// `commit` runs under the same lock once the change is validated and
-  /// linked (a policy records its own state there). `willShow`/`didShow` run
-  /// (as hooks) right after the change's `transitionBegan`/`transitionEnded`
+  /// queue; `reason` is what its `childRemoved` events say (V4).
+  ///
+  /// `plan` runs under the link lock with the current children and may throw a
+  /// misuse error (then nothing changed); `joinerWithParent` names the error
+  /// for a joining controller that has another parent. `involving` names every
+  /// controller that is not a child yet whose links `plan` reads or the change
+  /// makes (those it adds or shows): they are held in the same section.
+  /// `commit` runs under the same lock once the change is validated and linked
+  /// (a policy records its own state there). `willShow`/`didShow` run (as
+  /// hooks) right after the change's `transitionBegan`/`transitionEnded`
   /// events, if it announces one.
   @discardableResult
   nonisolated(nonsending) func runChildrenChange(
@@ -176,9 +177,10 @@ extension ViewController {
     return ChildrenChangeResult(removed: decision.removed, added: decision.added, outcome: outcome)
   }
 
-  /// Under the link lock: §8 for a change of children. Controllers already
-  /// children may stay; every other one must be free to join; shown ones
-  /// must be children afterwards.
+  /// Under the link lock: §8 for a change of children.
+  ///
+  /// Controllers already children may stay; every other one must be free to
+  /// join; shown ones must be children afterwards.
   nonisolated func validateChildren(
     _ held: LinkSection,
     _ change: ChildrenChange,
@@ -203,6 +205,7 @@ extension ViewController {
 
   /// Under the link lock: links the controllers `decision` adds (marking them
   /// as moving to this parent) and marks those it removes as moving from it.
+  ///
   /// The caller sets `self[held].children` to the new list; the removed ones are
   /// unlinked later with `detachFromParent(held)`, after their hooks.
   nonisolated func link(_ held: LinkSection, _ decision: ChildrenDecision) {

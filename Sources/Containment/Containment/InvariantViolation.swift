@@ -11,7 +11,9 @@ public struct InvariantViolation: Sendable, Hashable, CustomStringConvertible {
 
 extension ViewController {
   /// Checks the invariants of §2 over the subtree rooted here, reading all
-  /// links in one critical section (a consistent instant):
+  /// links in one critical section (a consistent instant).
+  ///
+  /// The invariants:
   /// - every child names this controller as its parent, and appears once;
   /// - no cycles;
   /// - every controller of the tree, and its view, is guarded by the same

@@ -4,15 +4,20 @@ import Synchronization
 private let reservations = Atomic<UInt64>(0)
 
 extension ViewController {
-  /// The parent container, or nil. Synchronous; never keeps the parent alive.
+  /// The parent container, or nil.
+  ///
+  /// Synchronous; never keeps the parent alive.
   public nonisolated var parent: (any ViewController)? { node.parent }
 
-  /// The children, in the order they were added. Synchronous snapshot.
+  /// The children, in the order they were added.
+  ///
+  /// Synchronous snapshot.
   public nonisolated var children: [any ViewController] { node.children }
 
   /// Adds `child` as this container's last child and calls
-  /// `child.willMove(toParent: self)`; never `didMove` (C1). Does not
-  /// touch views: install the child's view, then call
+  /// `child.willMove(toParent: self)`; never `didMove` (C1).
+  ///
+  /// Does not touch views: install the child's view, then call
   /// ``didMove(toParent:)``.
   ///
   /// If `child` has another parent it is moved (C6): first removed from
@@ -154,9 +159,11 @@ extension ViewController {
 
   /// Removes this controller from its parent and calls
   /// `didMove(toParent: nil)` itself; never `willMove(toParent: nil)`: call
-  /// that first (C2). If the view is still installed in the parent's
-  /// hierarchy it is removed too (it disappears if it was on screen), so the
-  /// view hierarchy never holds a non-child's view.
+  /// that first (C2).
+  ///
+  /// If the view is still installed in the parent's hierarchy it is removed too
+  /// (it disappears if it was on screen), so the view hierarchy never holds a
+  /// non-child's view.
   ///
   /// One transaction on the *parent's* queue; same waiting, cancellation and
   /// nesting rules as ``addChild(_:)``. Throws ``ContainmentError/noParent(_:)``
@@ -213,6 +220,7 @@ extension ViewController {
 
   /// Tells this controller it is about to move to `parent` (or, with nil, to
   /// be removed): records the event and runs ``viewWillMove(toParent:)``.
+  ///
   /// `addChild` calls it for you; call it yourself before removing a child
   /// (C2, C4). With nil, `isMovingFromParent` becomes true until the
   /// removal's appearance hooks are over.
@@ -243,8 +251,10 @@ extension ViewController {
   }
 
   /// Tells this controller it moved to `parent` (or, with nil, was removed):
-  /// records the event and runs ``viewDidMove(toParent:)``. Call it after
-  /// installing a child's view (C1); `removeFromParent` calls it for you.
+  /// records the event and runs ``viewDidMove(toParent:)``.
+  ///
+  /// Call it after installing a child's view (C1); `removeFromParent` calls it
+  /// for you.
   ///
   /// Runs the hook at once in the caller's task, like ``willMove(toParent:)``,
   /// and is refused the same way on a torn-down tree.
@@ -274,8 +284,10 @@ extension ViewController {
   /// everything below it (descendants, presented controllers) torn down,
   /// runs ``viewDidTearDown()`` on each, children before parents, within the
   /// environment's ``TeardownPolicy``, then ends their event streams with a
-  /// final `terminated` event. Later requests that name them throw
-  /// ``ContainmentError/tornDown(_:)``. Links are left as they are.
+  /// final `terminated` event.
+  ///
+  /// Later requests that name them throw ``ContainmentError/tornDown(_:)``.
+  /// Links are left as they are.
   ///
   /// On a window's root it is ``Window/tearDown()`` (the tree goes off screen
   /// first). Cancelling the calling task does not stop it. Controllers

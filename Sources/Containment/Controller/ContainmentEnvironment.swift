@@ -3,9 +3,10 @@
 /// stop hooks and for the calls still running when it starts (V3), how long
 /// one call into user code may run and what happens to a controller whose
 /// code does not return in time (V1, V2), and when a long call is reported
-/// (V6). Set it on a
-/// ``Window`` or on a controller (``ViewController/environment``): a
-/// controller uses the nearest one set on itself, an ancestor, its presenter
+/// (V6).
+///
+/// Set it on a ``Window`` or on a controller (``ViewController/environment``):
+/// a controller uses the nearest one set on itself, an ancestor, its presenter
 /// or its window, and the default is `ContinuousClock` with no deadlines.
 public struct ContainmentEnvironment: Sendable {
   /// The clock transitions and batches wait on.
@@ -16,12 +17,15 @@ public struct ContainmentEnvironment: Sendable {
   /// waiting for it and its controller is faulted (V1); nil (the default):
   /// wait forever, as UIKit does.
   public let hookDeadline: Duration?
-  /// What happens to a controller once faulted (V2). Default:
-  /// ``FaultPolicy/isolate``.
+  /// What happens to a controller once faulted (V2).
+  ///
+  /// Default: ``FaultPolicy/isolate``.
   public let faultPolicy: FaultPolicy
   /// After how much of its own time a call into user code is reported with
   /// a `hookStalled` event, and again after each further interval; nil (the
-  /// default): never. Nothing is cancelled (V6).
+  /// default): never.
+  ///
+  /// Nothing is cancelled (V6).
   public let stallWarning: Duration?
   private let epoch: @Sendable () -> Duration
   private let sleeper: @Sendable (Duration) async throws -> Void
@@ -57,8 +61,10 @@ public struct ContainmentEnvironment: Sendable {
   /// Time since this environment was made, on its clock: event timestamps.
   public func elapsed() -> Duration { epoch() }
 
-  /// Sleeps for `duration` on the clock. Throws `CancellationError` if the
-  /// task is cancelled. A zero or negative duration returns at once.
+  /// Sleeps for `duration` on the clock.
+  ///
+  /// Throws `CancellationError` if the task is cancelled. A zero or negative
+  /// duration returns at once.
   public func sleep(for duration: Duration) async throws {
     if duration <= .zero { return }
     try await sleeper(duration)

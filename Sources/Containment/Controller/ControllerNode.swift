@@ -57,8 +57,9 @@ public final class ControllerNode: Sendable {
     case loaded
   }
 
-  /// Creates the state for one controller. `name` appears in event paths;
-  /// defaults to "controller".
+  /// Creates the state for one controller.
+  ///
+  /// `name` appears in event paths; defaults to "controller".
   public init(name: String = "controller") {
     let id = ControllerID.next()
     let domain = TreeLock.domainForNewObject()
@@ -109,7 +110,9 @@ public final class ControllerNode: Sendable {
 
   // MARK: Reading
 
-  /// The parent, or nil. Never keeps the parent alive.
+  /// The parent, or nil.
+  ///
+  /// Never keeps the parent alive.
   package var parent: (any ViewController)? { TreeLock.withLock(self) { held in self[held].parent } }
   /// The children, in order.
   package var children: [any ViewController] { TreeLock.withLock(self) { held in self[held].children } }
@@ -138,9 +141,11 @@ public final class ControllerNode: Sendable {
     }
   }
 
-  /// The size this controller would like its container to give it. Setting it
-  /// tells the parent through `preferredContentSizeDidChange(forChild:)`
-  /// (D2); use ``ViewController/setPreferredContentSize(_:)`` to await that.
+  /// The size this controller would like its container to give it.
+  ///
+  /// Setting it tells the parent through
+  /// `preferredContentSizeDidChange(forChild:)` (D2); use
+  /// ``ViewController/setPreferredContentSize(_:)`` to await that.
   package var preferredContentSize: Size {
     TreeLock.withLock(self) { held in self[held].containerAttributes.value.preferredContentSize }
   }
@@ -158,7 +163,9 @@ public final class ControllerNode: Sendable {
   /// caller removes it from the parent's children), keeping the route of its
   /// events to its former ancestors' tree streams until
   /// `didMove(toParent: nil)` — the last event of every removal (C2, C4)
-  /// — has been delivered. Every unlink goes through here.
+  /// — has been delivered.
+  ///
+  /// Every unlink goes through here.
   func detachFromParent(_ held: LinkSection) {
     guard let parent = self[held].parent?.node else { return }
     let position = parent.position(held)
@@ -169,7 +176,9 @@ public final class ControllerNode: Sendable {
   }
 
   /// Under the link lock: links this controller under `parent` (the caller
-  /// adds it to the parent's children). Every link goes through here.
+  /// adds it to the parent's children).
+  ///
+  /// Every link goes through here.
   func attach(_ held: LinkSection, to parent: any ViewController) {
     // A parentless controller's tree slot needs no position (adding a fresh
     // leaf makes none only to drop it).
@@ -184,7 +193,9 @@ public final class ControllerNode: Sendable {
 
   /// Under the link lock: this controller stops being a child (its parent
   /// was released while it lives on) or a window's root (the window was
-  /// released). Its tree is now its own.
+  /// released).
+  ///
+  /// Its tree is now its own.
   func becameRoot(_ held: LinkSection) {
     // A released parent's or window's memory is kept allocated by the
     // back-link until it is dropped (``BackLink``).
@@ -203,9 +214,11 @@ public final class ControllerNode: Sendable {
   }
 
   /// Under the lock of `container`'s domain: whether this controller is its
-  /// child. Safe to ask of a controller that left it for another tree (a
-  /// container's remembered selection): one in another domain is nobody's
-  /// child here, and its links are not read.
+  /// child.
+  ///
+  /// Safe to ask of a controller that left it for another tree (a container's
+  /// remembered selection): one in another domain is nobody's child here, and
+  /// its links are not read.
   func isChild(_ held: LinkSection, of container: any ViewController) -> Bool {
     linkDomain == container.node.linkDomain && hasParent(held, container)
   }
@@ -228,8 +241,9 @@ public final class ControllerNode: Sendable {
   }
 
   /// Under the link lock: links this controller as presented by `presenter`
-  /// (the caller sets the presenter's `self[held].presented`). Every presentation link
-  /// goes through here.
+  /// (the caller sets the presenter's `self[held].presented`).
+  ///
+  /// Every presentation link goes through here.
   func attachPresented(_ held: LinkSection, to presenter: any ViewController) {
     let old = self[held].cachedPosition?.treeSlot ?? self[held].window?.hierarchy ?? hierarchy
     HierarchyExclusion.treeChanged(held, from: old, to: presenter.node.position(held).treeSlot)
@@ -239,10 +253,12 @@ public final class ControllerNode: Sendable {
   }
 
   /// Under the link lock: ends this controller's presentation, on both
-  /// sides of the link. Returns its presenter and style, for the `dismissed`
-  /// event the caller emits once the lock is released; nil if it was not
-  /// presented. Every presentation ends through here, after what this
-  /// controller's tree presents has ended (`runDismissal`).
+  /// sides of the link.
+  ///
+  /// Returns its presenter and style, for the `dismissed` event the caller
+  /// emits once the lock is released; nil if it was not presented. Every
+  /// presentation ends through here, after what this controller's tree presents
+  /// has ended (`runDismissal`).
   func endPresentation(_ held: LinkSection) -> (presenter: ControllerNode, style: PresentationStyle)? {
     guard let presenter = self[held].presenting?.node else { return nil }
     let style = self[held].presentationStyle ?? .pageSheet
@@ -260,8 +276,10 @@ public final class ControllerNode: Sendable {
 }
 
 extension ControllerNode: LinkedObject {
-  /// The link domain guarding this object (``LinkGuarded``). Locking-layer
-  /// SPI, not API: the locking module needs it public to inline its sections.
+  /// The link domain guarding this object (``LinkGuarded``).
+  ///
+  /// Locking-layer SPI, not API: the locking module needs it public to inline
+  /// its sections.
   @_spi(Locking) public var linkDomain: Int { links.linkDomain }
 
   /// The objects this one links to (``LinkedObject``); locking-layer SPI.

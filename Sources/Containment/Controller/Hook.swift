@@ -40,10 +40,11 @@ enum Hook: Sendable {
 
 extension ViewController {
   /// Emits the hook's event, then runs the hook on this controller's actor,
-  /// through the gateway for user code (``Gateway``). Inside a transaction
-  /// the hook runs marked as "in a hook", so requests it makes are nested
-  /// requests (R2), and the controller counts as engaged in the transaction
-  /// until it ends (``Engagement``).
+  /// through the gateway for user code (``Gateway``).
+  ///
+  /// Inside a transaction the hook runs marked as "in a hook", so requests it
+  /// makes are nested requests (R2), and the controller counts as engaged in
+  /// the transaction until it ends (``Engagement``).
   ///
   /// Supervised (a deadline, stall reports or a teardown policy in the
   /// controller's environment), a faulted controller's hooks are skipped and

@@ -52,8 +52,9 @@ final class TreePosition: Sendable {
   }
 
   /// The path, once computed, if it is short enough to keep (a chain
-  /// thousands deep would keep O(depth²) characters). One word: most
-  /// positions never need their path.
+  /// thousands deep would keep O(depth²) characters).
+  ///
+  /// One word: most positions never need their path.
   private let cachedPath = AtomicLazyReference<PathBox>()
   private static var longestCachedPath: Int { 512 }
 
@@ -62,8 +63,10 @@ final class TreePosition: Sendable {
     init(_ path: String) { self.path = path }
   }
 
-  /// Names from the root down, joined by "/". Computed (O(depth)) only for
-  /// events someone can receive, then kept unless it is long.
+  /// Names from the root down, joined by "/".
+  ///
+  /// Computed (O(depth)) only for events someone can receive, then kept unless
+  /// it is long.
   var path: String {
     if let cached = cachedPath.load() { return cached.path }
     let path = computePath()
@@ -85,7 +88,9 @@ final class TreePosition: Sendable {
 extension ControllerNode {
   /// Under the link lock: this controller's position, from the cache or
   /// derived from the nearest cached one above (caching every position on the
-  /// way down). Amortized O(1).
+  /// way down).
+  ///
+  /// Amortized O(1).
   func position(_ held: LinkSection) -> TreePosition {
     if let cached = self[held].cachedPosition { return cached }
     var uncached: [ControllerNode] = []
@@ -130,9 +135,11 @@ extension ControllerNode {
   }
 
   /// Under the link lock: drops the cached positions of this controller and
-  /// its subtree. A controller with no cached position has none below it
-  /// either (positions are cached top-down), so the walk stops there: its
-  /// cost is the number of cached positions dropped.
+  /// its subtree.
+  ///
+  /// A controller with no cached position has none below it either (positions
+  /// are cached top-down), so the walk stops there: its cost is the number of
+  /// cached positions dropped.
   func invalidatePositions(_ held: LinkSection) {
     guard self[held].cachedPosition != nil else { return }
     var stack: [ControllerNode] = [self]

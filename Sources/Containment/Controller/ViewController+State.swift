@@ -1,6 +1,7 @@
 extension ViewController {
-  /// The current appearance state (§3). A synchronous snapshot, read under
-  /// the link lock; it never suspends.
+  /// The current appearance state (§3).
+  ///
+  /// A synchronous snapshot, read under the link lock; it never suspends.
   public nonisolated var appearanceState: AppearanceState { node.appearanceState }
 
   /// True during the appearance hooks caused by being added to a parent (A5).
@@ -14,8 +15,9 @@ extension ViewController {
 
   /// The environment (clock) of this controller: its own if set, else the
   /// nearest ancestor's (or presenter's), else its window's, else
-  /// ``ContainmentEnvironment/default``. Setting it changes the clock of this
-  /// controller and its subtree.
+  /// ``ContainmentEnvironment/default``.
+  ///
+  /// Setting it changes the clock of this controller and its subtree.
   public nonisolated var environment: ContainmentEnvironment {
     get { node.environment }
     set { node.environment = newValue }

@@ -21,8 +21,10 @@ struct BroadcastSequence<Element: Broadcastable>: AsyncSequence, Sendable {
     self.subscription = subscription
   }
 
-  /// Iterates the subscription's elements. Use it from a single task at a time: calling `next()`
-  /// concurrently on copies of the same iterator is a programming error and traps.
+  /// Iterates the subscription's elements.
+  ///
+  /// Use it from a single task at a time: calling `next()` concurrently on copies of the same
+  /// iterator is a programming error and traps.
   struct AsyncIterator: AsyncIteratorProtocol {
     /// A broadcast sequence never throws.
     typealias Failure = Never
@@ -48,8 +50,10 @@ struct BroadcastSequence<Element: Broadcastable>: AsyncSequence, Sendable {
     }
   }
 
-  /// Returns the iterator of this subscription. Only the first call receives elements; later
-  /// calls return an iterator whose `next()` returns `nil` immediately.
+  /// Returns the iterator of this subscription.
+  ///
+  /// Only the first call receives elements; later calls return an iterator whose `next()`
+  /// returns `nil` immediately.
   func makeAsyncIterator() -> AsyncIterator {
     AsyncIterator(subscription: subscription.claim() ? subscription : nil)
   }

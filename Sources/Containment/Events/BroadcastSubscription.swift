@@ -1,7 +1,9 @@
 import Synchronization
 
-/// One registration with a broadcaster. Shared by a `BroadcastSequence` and the iterator made
-/// from it; when the last of them is dropped, `deinit` unsubscribes.
+/// One registration with a broadcaster.
+///
+/// Shared by a `BroadcastSequence` and the iterator made from it; when the last of them is
+/// dropped, `deinit` unsubscribes.
 final class BroadcastSubscription<Element: Broadcastable>: Sendable {
   let storage: BroadcasterStorage<Element>
   let id: Int

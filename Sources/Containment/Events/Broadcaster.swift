@@ -135,6 +135,7 @@ package final class Broadcaster<Element: Broadcastable>: Sendable {
 
   /// Terminates exactly once: each live subscriber receives `final` after what it has buffered
   /// (a subscriber past capacity still gets `final`: final is never dropped), then finishes.
+  ///
   /// Later calls are ignored. Later subscribers get `final` at once then finish.
   ///
   /// Isolation: synchronous, callable from any context; suspended subscribers are resumed with
@@ -144,19 +145,24 @@ package final class Broadcaster<Element: Broadcastable>: Sendable {
     storage.finish(final: final)
   }
 
-  /// Number of live subscribers: those that will receive the next yielded element. A
-  /// subscription stops counting when it is cancelled, dropped, disconnected for lagging, or
-  /// ends; after `finish(final:)` this is 0. Thread-safe snapshot.
+  /// Number of live subscribers: those that will receive the next yielded element.
+  ///
+  /// A subscription stops counting when it is cancelled, dropped, disconnected for lagging,
+  /// or ends; after `finish(final:)` this is 0. Thread-safe snapshot.
   package var subscriberCount: Int {
     storage.subscriberCount
   }
 
-  /// Whether `finish(final:)` has been called. Thread-safe snapshot.
+  /// Whether `finish(final:)` has been called.
+  ///
+  /// Thread-safe snapshot.
   package var isFinished: Bool {
     storage.isFinished
   }
 
-  /// Subscribers currently suspended in `next()`. Snapshot for tests and diagnostics.
+  /// Subscribers currently suspended in `next()`.
+  ///
+  /// Snapshot for tests and diagnostics.
   var waitingSubscriberCount: Int {
     storage.waitingSubscriberCount
   }

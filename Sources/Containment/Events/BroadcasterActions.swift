@@ -2,8 +2,10 @@
 // with what, once its lock is released.
 
 extension BroadcasterStateMachine {
-  /// What a subscriber's `next()` produces. Markers are described, not built: the storage builds
-  /// them with the owner's closures once the lock is released.
+  /// What a subscriber's `next()` produces.
+  ///
+  /// Markers are described, not built: the storage builds them with the owner's closures once
+  /// the lock is released.
   enum Delivery: Sendable {
     case element(Element)
     /// A lost-marker for `count` elements dropped since the subscriber's last delivery.

@@ -12,8 +12,9 @@
 // call back into the broadcaster.
 
 /// State of a `Broadcaster`: one shared log of the elements some subscriber may still read, a
-/// cursor per subscriber, the subscribers suspended in `next()`, and its termination. Not
-/// thread-safe by itself; `BroadcasterStorage` keeps it inside a `Locked`.
+/// cursor per subscriber, the subscribers suspended in `next()`, and its termination.
+///
+/// Not thread-safe by itself; `BroadcasterStorage` keeps it inside a `Locked`.
 ///
 /// A yield appends to the log once and resumes only the subscribers that wait; a subscriber that
 /// is not reading costs it nothing. What a subscriber's policy drops is decided when it reads:
@@ -66,7 +67,9 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   private var phase: Phase = .active
   /// Live subscribers while active; subscribers still draining towards `final` once finished.
   private var subscribers: [Int: Subscriber] = [:]
-  /// The subscribers suspended in `next()`. A waiting subscriber has read the whole log.
+  /// The subscribers suspended in `next()`.
+  ///
+  /// A waiting subscriber has read the whole log.
   private var waiters: [Int: Continuation] = [:]
   /// Subscribers disconnected for lagging whose lagged-marker has not been delivered yet, each
   /// with its snapshot if that was not delivered either (it comes first).
@@ -109,8 +112,10 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
 
   // MARK: subscribe
 
-  /// Registers a subscriber and returns its id. `initial` is called only while active, and its
-  /// element (if any) is the subscriber's first element, never dropped by its policy.
+  /// Registers a subscriber and returns its id.
+  ///
+  /// `initial` is called only while active, and its element (if any) is the subscriber's first
+  /// element, never dropped by its policy.
   mutating func subscribe(policy: SubscriberPolicy, initial: () -> Element?) -> Int {
     let id = nextSubscriberID
     nextSubscriberID += 1
@@ -127,8 +132,10 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   // MARK: yield
 
   /// When nobody would receive an element: advances the numbering as a
-  /// yield would, runs `body`, and returns true. Otherwise changes nothing and
-  /// returns false (the caller then builds the element and yields it).
+  /// yield would, runs `body`, and returns true.
+  ///
+  /// Otherwise changes nothing and returns false (the caller then builds the
+  /// element and yields it).
   mutating func advanceIfUnobserved(_ body: (inout Element.Reported) -> Void) -> Bool {
     switch phase {
     case .finished: return true
@@ -141,8 +148,10 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   }
 
   /// Whether an element yielded now would reach nobody and change nothing
-  /// else: active, and nobody subscribed. Then the numbering may advance
-  /// without this state (``BroadcasterStorage``).
+  /// else: active, and nobody subscribed.
+  ///
+  /// Then the numbering may advance without this state
+  /// (``BroadcasterStorage``).
   var admitsUnlockedAdvance: Bool {
     if case .active = phase { return subscribers.isEmpty }
     return false
@@ -193,9 +202,10 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     }
   }
 
-  /// Appends `elements` in order for every live subscriber. A waiting subscriber is handed the
-  /// first element directly and reads the rest from the log, so each subscriber is resumed at
-  /// most once.
+  /// Appends `elements` in order for every live subscriber.
+  ///
+  /// A waiting subscriber is handed the first element directly and reads the rest from the
+  /// log, so each subscriber is resumed at most once.
   mutating func yield(contentsOf elements: [Element]) -> YieldBatchAction {
     guard case .active = phase, let first = elements.first else { return .none }
     yieldedCount &+= elements.count
@@ -288,8 +298,10 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
 
   // MARK: finish
 
-  /// Terminates once; later calls return `.none`. Waiting subscribers get `final` now and are
-  /// removed; the others read what they have not read yet and get `final` after it.
+  /// Terminates once; later calls return `.none`.
+  ///
+  /// Waiting subscribers get `final` now and are removed; the others read what they have not
+  /// read yet and get `final` after it.
   mutating func finish(final: Element?) -> FinishAction {
     guard case .active = phase else { return .none }
     phase = .finished(final: Final(final))
@@ -308,10 +320,12 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     return .suspend
   }
 
-  /// Slow path of `next()`, called with the continuation. State may have changed since `next(id:)`
-  /// (the lock was released in between), so everything is checked again. A subscriber that was
-  /// cancelled or removed meanwhile no longer exists, so the late registration fails immediately
-  /// with `.end` (the async-algorithms "cancelled placeholder" race, keyed by never-reused ids).
+  /// Slow path of `next()`, called with the continuation.
+  ///
+  /// State may have changed since `next(id:)` (the lock was released in between), so everything is
+  /// checked again. A subscriber that was cancelled or removed meanwhile no longer exists, so the
+  /// late registration fails immediately with `.end` (the async-algorithms "cancelled placeholder"
+  /// race, keyed by never-reused ids).
   mutating func nextSuspended(id: Int, continuation: Continuation) -> NextSuspendedAction {
     if let delivery = takeAvailable(id: id) { return .resume(delivery) }
     // takeAvailable returns nil only for an existing, active subscriber that has read it all.
@@ -364,7 +378,9 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
 
   // MARK: cancel
 
-  /// Removes a subscriber (task cancelled, or iterator and sequence dropped). Idempotent.
+  /// Removes a subscriber (task cancelled, or iterator and sequence dropped).
+  ///
+  /// Idempotent.
   mutating func cancel(id: Int) -> CancelAction {
     if lagged.removeValue(forKey: id) != nil { return .none }
     let waiter = waiters[id]

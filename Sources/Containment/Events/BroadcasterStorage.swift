@@ -1,14 +1,17 @@
 import ContainmentLocking
 import Synchronization
 
-/// The lock-protected state machine plus the owner's marker closures. Shared by the
-/// `Broadcaster` and every subscription, so a subscription can outlive the owner.
+/// The lock-protected state machine plus the owner's marker closures.
+///
+/// Shared by the `Broadcaster` and every subscription, so a subscription can
+/// outlive the owner.
 final class BroadcasterStorage<Element: Broadcastable>: Sendable {
   typealias StateMachine = BroadcasterStateMachine<Element>
 
   private let state = Locked(StateMachine())
   /// Elements numbered without the lock while nobody subscribes; the top
   /// bit set means "take the lock" (someone subscribes, or it finished).
+  ///
   /// Every locked operation first takes these in and sets the bit, and
   /// clears it at the end if nobody subscribes: an advance is either
   /// counted before a subscription's numbering starts or made under the
@@ -108,7 +111,9 @@ final class BroadcasterStorage<Element: Broadcastable>: Sendable {
     }
   }
 
-  /// Removes subscriber `id`, resuming its suspended `next()` with `nil`. Idempotent.
+  /// Removes subscriber `id`, resuming its suspended `next()` with `nil`.
+  ///
+  /// Idempotent.
   func cancel(id: Int) {
     let action = withMachine { $0.cancel(id: id) }
     switch action {
@@ -148,7 +153,9 @@ final class BroadcasterStorage<Element: Broadcastable>: Sendable {
     }
   }
 
-  /// Builds the element for a delivery. Called outside the lock (it may run the owner's markers).
+  /// Builds the element for a delivery.
+  ///
+  /// Called outside the lock (it may run the owner's markers).
   private func materialize(_ delivery: StateMachine.Delivery) -> Element? {
     switch delivery {
     case .element(let element): element

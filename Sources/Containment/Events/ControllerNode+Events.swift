@@ -56,10 +56,12 @@ extension ControllerNode {
   }
 }
 
-/// How many tree-wide streams exist in the process. While there are none, an
-/// event with no subscriber on its own controller's stream reaches nobody, so
-/// emission can skip the route walk. A stream created concurrently with an
-/// emission may miss that event, exactly as if it had subscribed just after.
+/// How many tree-wide streams exist in the process.
+///
+/// While there are none, an event with no subscriber on its own controller's
+/// stream reaches nobody, so emission can skip the route walk. A stream created
+/// concurrently with an emission may miss that event, exactly as if it had
+/// subscribed just after.
 enum TreeEventStreams {
   private static let live = Atomic<Int>(0)
   static var count: Int { live.load(ordering: .acquiring) }

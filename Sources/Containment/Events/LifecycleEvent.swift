@@ -71,11 +71,13 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
   /// Its path from the root of its tree at emission time, names joined by "/".
   public var path: String
   /// Position in the stream it was delivered on: contiguous per stream; a gap
-  /// is always announced by an `eventsLost` marker. Markers and the
-  /// `subscribed` snapshot carry -1.
+  /// is always announced by an `eventsLost` marker.
+  ///
+  /// Markers and the `subscribed` snapshot carry -1.
   public var sequenceNumber: Int
-  /// The transaction that caused it, if any. Every event of one transaction
-  /// carries the same id (E3, A7).
+  /// The transaction that caused it, if any.
+  ///
+  /// Every event of one transaction carries the same id (E3, A7).
   public var transaction: TransactionID?
   /// When, on the tree's injected clock: time since its environment was made.
   public var timestamp: Duration
@@ -83,7 +85,8 @@ public struct LifecycleEvent: Sendable, Hashable, Codable, CustomStringConvertib
   public var kind: Kind
 
   /// An event with every field given (the runtime makes them; tests and
-  /// consumers may build their own, e.g. to compare with expected sequences).
+  /// consumers may build their own, for example to compare with expected
+  /// sequences).
   public init(
     controller: ControllerID, name: String, path: String, sequenceNumber: Int,
     transaction: TransactionID?, timestamp: Duration, kind: Kind

@@ -1,7 +1,8 @@
 /// The state a controller's event stream has reported so far: what a new
-/// subscriber's first element says (E5). Updated as each event is
-/// stamped, under the controller broadcaster's lock, so a snapshot and the
-/// live events that follow it never leave a gap.
+/// subscriber's first element says (E5).
+///
+/// Updated as each event is stamped, under the controller broadcaster's lock,
+/// so a snapshot and the live events that follow it never leave a gap.
 package struct ReportedState: Sendable {
   var appearance: AppearanceState = .disappeared
   var parent: ControllerID?

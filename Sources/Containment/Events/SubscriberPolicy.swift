@@ -19,8 +19,9 @@ public struct SubscriberPolicy: Sendable, Hashable {
 
   let strategy: Strategy
 
-  /// Maximum number of undelivered elements kept for the subscriber. Always at least 1: a
-  /// policy cannot hold a smaller one.
+  /// Maximum number of undelivered elements kept for the subscriber.
+  ///
+  /// Always at least 1: a policy cannot hold a smaller one.
   public let capacity: Int
 
   /// Clamps `capacity` to at least 1: a buffer of zero (or fewer) elements could hold nothing,
@@ -32,8 +33,10 @@ public struct SubscriberPolicy: Sendable, Hashable {
 
   /// Keep the newest `capacity` undelivered elements; when older ones are dropped, the
   /// subscriber's next element is a lost-marker carrying the exact number dropped since its last
-  /// delivery, then the retained ones in order. The subscription's snapshot is never dropped: it
-  /// stays the first element, outside the `capacity` (E5).
+  /// delivery, then the retained ones in order.
+  ///
+  /// The subscription's snapshot is never dropped: it stays the first element, outside the
+  /// `capacity` (E5).
   ///
   /// Dropping never blocks the producer: what is dropped is counted when the subscriber reads. A
   /// `capacity` below 1 is raised to 1 (``capacity`` reads the value in effect).

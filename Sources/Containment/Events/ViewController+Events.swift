@@ -1,7 +1,9 @@
 import ContainmentLocking
 /// A subscription to lifecycle events: an `AsyncSequence` with one iterator
 /// (the first `makeAsyncIterator()` receives the events; a later one ends at
-/// once). Returned by ``ViewController/events(policy:)`` and
+/// once).
+///
+/// Returned by ``ViewController/events(policy:)`` and
 /// ``ViewController/treeEvents(policy:)``.
 ///
 /// A concrete type rather than `BroadcastSequence<LifecycleEvent>`: its
@@ -20,7 +22,9 @@ public struct LifecycleEvents: AsyncSequence, Sendable {
 
   let base: BroadcastSequence<LifecycleEvent>
 
-  /// The subscription's iterator. Use it from one task at a time.
+  /// The subscription's iterator.
+  ///
+  /// Use it from one task at a time.
   public struct AsyncIterator: AsyncIteratorProtocol {
     /// The element type.
     public typealias Element = LifecycleEvent
@@ -97,10 +101,11 @@ extension ViewController {
   }
 
   /// Subscribes to the events of this controller and of every descendant, each
-  /// tagged with its controller's identity and path (E2). Same delivery
-  /// rules as ``events(policy:)``; the first element is this controller's
-  /// snapshot. Events of one controller keep their order; events of different
-  /// controllers appear in the order they were emitted.
+  /// tagged with its controller's identity and path (E2).
+  ///
+  /// Same delivery rules as ``events(policy:)``; the first element is this
+  /// controller's snapshot. Events of one controller keep their order; events
+  /// of different controllers appear in the order they were emitted.
   public nonisolated func treeEvents(policy: SubscriberPolicy = .default) -> LifecycleEvents {
     let node = self.node
     let broadcaster = TreeLock.withLock(node) { (held: LinkSection) -> Broadcaster<LifecycleEvent> in
@@ -122,9 +127,10 @@ extension ViewController {
   }
 
   /// Waits until this controller's stream reports `state` (E7): returns
-  /// at once if it already has. Throws `CancellationError` if the waiting task
-  /// is cancelled, ``ContainmentError/tornDown(_:)`` if the controller's stream
-  /// ends first.
+  /// at once if it already has.
+  ///
+  /// Throws `CancellationError` if the waiting task is cancelled,
+  /// ``ContainmentError/tornDown(_:)`` if the controller's stream ends first.
   ///
   /// A faulted controller (V1) gets no more hooks, so its stream reports no
   /// more appearance changes: the state it reported last is final. A wait for

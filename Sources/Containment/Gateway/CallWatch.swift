@@ -97,8 +97,10 @@ final class CallWatch: Sendable {
 
   /// A teardown began: cancels the code after `policy.graceful` of its own
   /// time and stops waiting for it after `policy.abandonAfter` more (nil:
-  /// never). Own time, as for the deadline: a scope body that only waits for
-  /// a child's hung hook is not abandoned for it (the child's call is).
+  /// never).
+  ///
+  /// Own time, as for the deadline: a scope body that only waits for a child's
+  /// hung hook is not abandoned for it (the child's call is).
   func escalate(_ policy: TeardownPolicy) {
     guard let graceful = policy.graceful else { return }
     let base = ownTime
@@ -128,7 +130,9 @@ final class CallWatch: Sendable {
     for timer in timers { timer.cancel() }
   }
 
-  /// Suspends until the wait ends (at once if it has). One waiter.
+  /// Suspends until the wait ends (at once if it has).
+  ///
+  /// One waiter.
   func outcome() async -> Outcome { await ending.value() }
 
   private var isResolved: Bool { ending.isResolved }
@@ -146,6 +150,7 @@ final class CallWatch: Sendable {
 
   /// Sleeps on the tree's clock until the call's own time reaches its next
   /// stall report or its deadline; reports, or ends the wait, then goes on.
+  ///
   /// Cancelled when the wait ends.
   private func time(deadline: Duration?, stall: Duration?) async {
     var nextStall = stall

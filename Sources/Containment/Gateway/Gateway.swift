@@ -4,6 +4,7 @@ import Synchronization
 /// The one way the runtime calls user code: lifecycle hooks, `loadView`,
 /// delegate methods, animations, interactive drivers, scope bodies and
 /// teardown hooks all go through ``call(_:in:announcing:ifAbandoned:_:)``.
+///
 /// It alone knows about deadlines, stall reports, faults, teardown's
 /// escalation and how the calling task is marked (R2).
 ///
@@ -42,9 +43,10 @@ enum Gateway {
 
   /// Calls `body`, user code, for `call` inside `context` (nil: outside any
   /// transaction), and returns its value, or `fallback()` if the runtime
-  /// stopped waiting for it (supervised only). `event`, if given, is
-  /// emitted on the owner's stream just before the code runs (not when it
-  /// is skipped).
+  /// stopped waiting for it (supervised only).
+  ///
+  /// `event`, if given, is emitted on the owner's stream just before the code
+  /// runs (not when it is skipped).
   nonisolated(nonsending) static func call<R: Sendable>(
     _ call: UserCall,
     in context: TransactionContext?,

@@ -4,8 +4,9 @@ import ContainmentLocking
 /// is requested until its stop phase begins, every such call (running then,
 /// or starting later, in the transactions queued before the teardown or in
 /// its own off-screen phase) is cancelled after the teardown policy's
-/// `graceful` and abandoned after its `abandonAfter`. The stop hooks have
-/// their own escalation (``Teardown``).
+/// `graceful` and abandoned after its `abandonAfter`.
+///
+/// The stop hooks have their own escalation (``Teardown``).
 ///
 /// Used only when some environment supervises calls (``Gateway``); its lock
 /// is the window's own, shared with nothing outside the tree.
@@ -35,7 +36,9 @@ final class RunningCalls: Sendable {
   }
 
   /// A teardown was requested: escalates every running call, and every call
-  /// that starts before ``stopEscalating()``. A second request changes nothing.
+  /// that starts before ``stopEscalating()``.
+  ///
+  /// A second request changes nothing.
   func beginTeardown(_ policy: TeardownPolicy) {
     guard policy.graceful != nil else { return }
     let running = state.withLock { state -> [CallWatch] in

@@ -1,7 +1,8 @@
 /// Told about interactive dismissals of a presented controller (P6), with the
-/// names of UIKit's `UIAdaptivePresentationControllerDelegate`. Set it with
-/// ``ViewController/presentationControllerDelegate`` on the presented
-/// controller; it is held weakly.
+/// names of UIKit's `UIAdaptivePresentationControllerDelegate`.
+///
+/// Set it with ``ViewController/presentationControllerDelegate`` on the
+/// presented controller; it is held weakly.
 ///
 /// The methods run inside the dismissal's transaction, as hooks: a request a
 /// method makes to the presenter is queued behind it (R2).

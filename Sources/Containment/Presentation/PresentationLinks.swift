@@ -1,6 +1,7 @@
-/// A controller's part in modal presentation (§10). Guarded by the link
-/// lock; most controllers never present or are presented, so the node keeps
-/// it out of line.
+/// A controller's part in modal presentation (§10).
+///
+/// Guarded by the link lock; most controllers never present or are presented,
+/// so the node keeps it out of line.
 struct PresentationLinks: OutOfLineValue {
   /// The controller this one presents: held strongly, as a presenter keeps
   /// what it presents.

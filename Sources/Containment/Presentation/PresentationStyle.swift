@@ -1,6 +1,8 @@
 /// How a presented controller covers its presenter (§10), after UIKit's
-/// `modalPresentationStyle`. A small struct with static members, so that
-/// styles can be added without breaking a `switch`.
+/// `modalPresentationStyle`.
+///
+/// A small struct with static members, so that styles can be added without
+/// breaking a `switch`.
 public struct PresentationStyle: Sendable, Hashable, Codable, CustomStringConvertible {
   enum Kind: String, Sendable, Hashable, Codable {
     case fullScreen, overFullScreen, pageSheet, formSheet
@@ -15,7 +17,9 @@ public struct PresentationStyle: Sendable, Hashable, Codable, CustomStringConver
   /// Covers the window; the presenter stays on screen and hears nothing (P2).
   public static let overFullScreen = PresentationStyle(kind: .overFullScreen)
   /// A sheet over the window, below a strip at the top; the presenter stays
-  /// on screen and hears nothing (P2). Can be dismissed interactively.
+  /// on screen and hears nothing (P2).
+  ///
+  /// Can be dismissed interactively.
   public static let pageSheet = PresentationStyle(kind: .pageSheet)
   /// A centred sheet; the presenter stays on screen and hears nothing (P2).
   public static let formSheet = PresentationStyle(kind: .formSheet)

@@ -25,8 +25,9 @@ extension ViewController {
 
   // MARK: Requests
 
-  /// Presents `controller` over this one (§10). Its view is added to the
-  /// window above everything shown, framed by `style`.
+  /// Presents `controller` over this one (§10).
+  ///
+  /// Its view is added to the window above everything shown, framed by `style`.
   ///
   /// Order (P1, P2): `controller.viewDidLoad` (first time) → for
   /// ``PresentationStyle/fullScreen`` the will-hooks of the layer this
@@ -168,6 +169,7 @@ extension ViewController {
   }
 
   /// Dismisses everything this controller presents (P4).
+  ///
   /// `reason` is what the `dismissed` events say (V4).
   ///
   /// What the chain's controllers present from inside their own trees (a
@@ -264,9 +266,11 @@ extension ViewController {
 
   /// Under the link lock: the presenters inside the trees of presented
   /// controllers that are all leaving (`chain`), top of the chain first —
-  /// each dismisses before them. A chain member's layer that one of those
-  /// presentations covers leaves with the chain: it is forgotten, so that
-  /// their dismissal does not bring it back.
+  /// each dismisses before them.
+  ///
+  /// A chain member's layer that one of those presentations covers leaves with
+  /// the chain: it is forgotten, so that their dismissal does not bring it
+  /// back.
   nonisolated static func presentersInside(_ held: LinkSection, leaving chain: [any ViewController])
     -> [any ViewController]
   {

@@ -4,7 +4,9 @@ import ContainmentLocking
 /// (V3).
 enum Deadline {
   /// Waits for `work` at most `limit` on `environment`'s clock (nil: no
-  /// limit); true if it finished in time. Neither waiter holds a lock.
+  /// limit); true if it finished in time.
+  ///
+  /// Neither waiter holds a lock.
   static func finishes(
     _ work: Task<Void, Never>, within limit: Duration?, on environment: ContainmentEnvironment
   ) async -> Bool {

@@ -1,7 +1,9 @@
 /// What the runtime does with a controller whose hook ran past its
-/// environment's ``ContainmentEnvironment/hookDeadline`` (V2). Whatever the
-/// policy, the controller is faulted first: its later hooks are skipped and
-/// reported (`hookSkipped`), and ``ViewController/isFaulted`` reads true.
+/// environment's ``ContainmentEnvironment/hookDeadline`` (V2).
+///
+/// Whatever the policy, the controller is faulted first: its later hooks are
+/// skipped and reported (`hookSkipped`), and ``ViewController/isFaulted`` reads
+/// true.
 ///
 /// The policy is the faulted controller's environment's; the action runs as
 /// a request of its own once the transaction that saw the fault has ended
@@ -14,10 +16,12 @@ public struct FaultPolicy: Sendable, Hashable, CustomStringConvertible {
   /// reason ``RemovalReason/faulted``: from its parent (the
   /// `childRemoved` event and the removal's hooks, the faulted controller's
   /// own skipped), or, for a window's root, from its window; a presented
-  /// controller is dismissed. A built-in container keeps showing something:
-  /// a ``NavigationController`` shows the controller below a faulted top, a
-  /// ``TabBarController`` selects the neighbour of a faulted selected tab.
-  /// The rest of the tree carries on. The default.
+  /// controller is dismissed.
+  ///
+  /// A built-in container keeps showing something: a ``NavigationController``
+  /// shows the controller below a faulted top, a ``TabBarController`` selects
+  /// the neighbour of a faulted selected tab. The rest of the tree carries on.
+  /// The default.
   public static let isolate = FaultPolicy(kind: .isolate)
   /// Tears the faulted controller's whole tree down (V3): its window's, or
   /// its root controller's if it is in none.

@@ -4,9 +4,10 @@ import ContainmentLocking
 enum HookSupervision {
   /// What a faulted controller's policy does, run once the transaction that
   /// saw the fault has ended (`context`'s deferred requests), or at once
-  /// when the hook ran outside any transaction. Never waits for a queue: the
-  /// action is a request of its own, run now if its queue is free, else
-  /// queued there (R1).
+  /// when the hook ran outside any transaction.
+  ///
+  /// Never waits for a queue: the action is a request of its own, run now if
+  /// its queue is free, else queued there (R1).
   static func faulted(_ controller: any ViewController, policy: FaultPolicy, context: TransactionContext?) async {
     guard policy != .reportOnly else { return }
     if let context {
@@ -62,6 +63,7 @@ enum HookSupervision {
 
   /// Runs `body` as a transaction on `governor`'s queue without waiting for
   /// it: at once if the queue is free, else queued behind what waits there.
+  ///
   /// Not cancellable: an isolation, once decided, is not lost.
   private static func request(on governor: Governor, _ body: @escaping Transaction.Body<Void>) async {
     let handle = TransactionHandle<Void>(id: .next(), queuedBehind: [])
@@ -82,8 +84,9 @@ enum HookSupervision {
 
 /// A built-in container that lets a faulted child go by its own rules, so
 /// that it goes on showing something: a stack shows the controller below, a
-/// tab bar selects a neighbour. Other containers lose the child the UIKit
-/// way (`willMove(nil)`, removal).
+/// tab bar selects a neighbour.
+///
+/// Other containers lose the child the UIKit way (`willMove(nil)`, removal).
 protocol FaultIsolating: ViewController {
   /// Inside a transaction on this container's queue: removes `child` with
   /// reason ``RemovalReason/faulted``.
@@ -92,8 +95,9 @@ protocol FaultIsolating: ViewController {
 
 extension ViewController {
   /// Whether a hook of this controller ran past its environment's
-  /// ``ContainmentEnvironment/hookDeadline`` (V1). A faulted controller gets
-  /// no more hooks: each is skipped and reported as a `hookSkipped` event.
-  /// A synchronous snapshot; it never suspends.
+  /// ``ContainmentEnvironment/hookDeadline`` (V1).
+  ///
+  /// A faulted controller gets no more hooks: each is skipped and reported as a
+  /// `hookSkipped` event. A synchronous snapshot; it never suspends.
   public nonisolated var isFaulted: Bool { TreeLock.withLock(node) { held in node[held].isFaulted } }
 }

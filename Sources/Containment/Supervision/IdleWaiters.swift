@@ -43,8 +43,9 @@ enum IdleWaiters {
   /// take a queue.
   private static let dispatchingDeferred = Atomic<Int>(0)
 
-  /// Suspends until `controller`'s tree is idle (at once if it is). Throws
-  /// `CancellationError` if the task is cancelled first.
+  /// Suspends until `controller`'s tree is idle (at once if it is).
+  ///
+  /// Throws `CancellationError` if the task is cancelled first.
   static func wait(for controller: any ViewController) async throws {
     let id = state.withLock { $0.waiters.issue() }
     try await withTaskCancellationHandler {
@@ -82,10 +83,11 @@ enum IdleWaiters {
   }
 
   /// A queue of a governor in link domain `domain` became free: wakes the
-  /// waiters of its tree that are idle now. Waiters of other trees are in
-  /// other domains (a tree's objects share one; a waiter that is joining
-  /// this tree right now is checked when the transaction linking it frees
-  /// its queue).
+  /// waiters of its tree that are idle now.
+  ///
+  /// Waiters of other trees are in other domains (a tree's objects share one; a
+  /// waiter that is joining this tree right now is checked when the transaction
+  /// linking it frees its queue).
   static func queueBecameFree(inDomain domain: Int) {
     guard waitingIn.load(domain) > 0 else { return }
     wakeIdle(inDomain: domain)

@@ -20,9 +20,10 @@ enum Teardown {
 
   /// Delivers the stop hooks to `controllers` in order (inside `context`'s
   /// transaction if given, so that their requests are nested ones), escalating
-  /// as `policy` says, then ends every controller's streams. Returns once the
-  /// hooks are done or abandoned. Not affected by the caller's cancellation:
-  /// the hooks run in a task of their own.
+  /// as `policy` says, then ends every controller's streams.
+  ///
+  /// Returns once the hooks are done or abandoned. Not affected by the caller's
+  /// cancellation: the hooks run in a task of their own.
   static func stop(
     _ controllers: [any ViewController], policy: TeardownPolicy, environment: ContainmentEnvironment,
     context: TransactionContext?

@@ -8,7 +8,9 @@ public struct TreeCondition: Sendable, Hashable, CustomStringConvertible {
   /// No transaction is running or queued that can touch the controller's
   /// subtree: none on the controller, its descendants or the controllers it
   /// presents, on its ancestors, or on its window, and no deferred request
-  /// is being dispatched. What a readiness probe and a test want.
+  /// is being dispatched.
+  ///
+  /// What a readiness probe and a test want.
   public static let idle = TreeCondition(kind: .idle)
   /// The controller was torn down and its streams ended (V3).
   public static let tornDown = TreeCondition(kind: .tornDown)

@@ -30,6 +30,7 @@ public struct TreeService: Sendable {
   }
 
   /// Ends ``run()`` gracefully; remembered if it has not started yet.
+  ///
   /// Returns immediately.
   public func shutdownGracefully() {
     shutdown.request()

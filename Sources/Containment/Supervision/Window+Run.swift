@@ -5,7 +5,9 @@ extension Window {
   /// task is cancelled or `shutdown` is requested, then tears the tree down
   /// in order (``tearDown()``: off screen, stop hooks children before
   /// parents within the environment's ``TeardownPolicy``, streams end) and
-  /// returns. The shape of swift-service-lifecycle's `Service.run()`; see
+  /// returns.
+  ///
+  /// The shape of swift-service-lifecycle's `Service.run()`; see
   /// ``TreeService`` for a value with exactly that method.
   ///
   /// Cancellation or a shutdown requested before the tree was shown (even

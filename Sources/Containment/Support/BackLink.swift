@@ -82,7 +82,9 @@ struct ControllerBackLink {
 /// The Swift runtime's try-retain (`HeapObject *swift_tryRetain(HeapObject *)`,
 /// a C function of its stable ABI): increments an object's strong count and
 /// returns the object, unless the object's deinitialisation has begun (then
-/// null, nothing changed). Looked up once, by name, in the loaded runtime.
+/// null, nothing changed).
+///
+/// Looked up once, by name, in the loaded runtime.
 enum TryRetain {
   private typealias Function = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
 
@@ -99,6 +101,7 @@ enum TryRetain {
   }()
 
   /// Retains the object at `address` unless its deinitialisation has begun.
+  ///
   /// `address` must stay allocated (an unowned reference keeps it so).
   static func retain(_ address: UnsafeMutableRawPointer) -> Bool {
     function(address) != nil

@@ -5,8 +5,10 @@ protocol OutOfLineValue {
 
 /// State most controllers never use, kept out of line: inline it is one
 /// pointer, nil until the state is first written, so an idle controller
-/// pays eight bytes for it. A value type: each write puts the new value in
-/// a new box, which suits state written a few times in a controller's life.
+/// pays eight bytes for it.
+///
+/// A value type: each write puts the new value in a new box, which suits state
+/// written a few times in a controller's life.
 struct OutOfLine<Value: OutOfLineValue> {
   private indirect enum Box {
     case value(Value)

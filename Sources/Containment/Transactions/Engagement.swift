@@ -1,8 +1,10 @@
 import Synchronization
 
 /// Which transaction a controller is engaged in: the last one that delivered
-/// it a hook. A transaction that has delivered a hook to a controller may
-/// still owe it more (a `didMove` after its `viewDidAppear`, a presenter's
+/// it a hook.
+///
+/// A transaction that has delivered a hook to a controller may still owe it
+/// more (a `didMove` after its `viewDidAppear`, a presenter's
 /// `viewDidDisappear` after the presented controller's `viewDidAppear`), so
 /// until that transaction ends, a request its hooks make that touches the
 /// controller is queued behind it (R2; ``Transaction``, rule 4).
@@ -16,9 +18,10 @@ struct Engagement: ~Copyable, Sendable {
 
   init() {}
 
-  /// Marks the controller as engaged in `transaction`. Called by the
-  /// transaction's own task just before it runs the hook, so the hook (and
-  /// any task it creates) reads the mark.
+  /// Marks the controller as engaged in `transaction`.
+  ///
+  /// Called by the transaction's own task just before it runs the hook, so the
+  /// hook (and any task it creates) reads the mark.
   func engage(in transaction: TransactionID) {
     owner.store(transaction.rawValue, ordering: .relaxed)
   }

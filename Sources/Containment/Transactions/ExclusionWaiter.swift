@@ -16,7 +16,9 @@ final class ExclusionWaiter: Sendable {
     var slot: HierarchySlot?
     var isCancelled = false
     /// True while it has marked its own slot `pending` (waiting for
-    /// descendants). Only the waiting task changes it.
+    /// descendants).
+    ///
+    /// Only the waiting task changes it.
     var isPending = false
   }
   let state = Locked(State())
@@ -29,9 +31,10 @@ final class ExclusionWaiter: Sendable {
 
 extension ExclusionWaiter {
   /// Under the lock of `slot`'s domain: registers it there, unless it was
-  /// cancelled (then returns false, registering nothing). Appends to
-  /// `observed` the test observers this satisfies, to be resumed after the
-  /// lock.
+  /// cancelled (then returns false, registering nothing).
+  ///
+  /// Appends to `observed` the test observers this satisfies, to be resumed
+  /// after the lock.
   func register(
     _ held: LinkSection, _ continuation: UnsafeContinuation<ExclusionStep, Never>, with slot: HierarchySlot,
     observed: inout [UnsafeContinuation<Void, Never>]
@@ -64,6 +67,7 @@ extension ExclusionWaiter {
   /// Under the link lock: marks (or unmarks) this waiter pending on its own
   /// slot, counting it in its tree's `treeMarks` meanwhile, so that new
   /// top-level transactions below take the slow path and wait behind it.
+  ///
   /// Unmarking needs the domains of every tree its mark is in. Returns the
   /// waiters of trees this leaves idle (see
   /// ``TreeBusyMark/removeFromTrees()``), to be resumed after the lock.
@@ -83,8 +87,9 @@ extension ExclusionWaiter {
 
   /// With no lock held (a cancellation handler): marks the waiter cancelled
   /// and, if it is registered with a slot, unregisters it, returning its
-  /// continuation. A waiter that is not registered sees the mark before it
-  /// registers again.
+  /// continuation.
+  ///
+  /// A waiter that is not registered sees the mark before it registers again.
   func cancel() -> UnsafeContinuation<ExclusionStep, Never>? {
     enum Outcome {
       case done(UnsafeContinuation<ExclusionStep, Never>?)

@@ -1,8 +1,9 @@
 import Synchronization
 
 /// Deliberate faults, for proving that the stress harness catches real bugs
-/// (issue: "the harness finds real bugs when one is planted"). Off unless a
-/// harness turns them on; never used by the runtime itself.
+/// (issue: "the harness finds real bugs when one is planted").
+///
+/// Off unless a harness turns them on; never used by the runtime itself.
 package enum FaultInjection {
   private static let skipQueueFlag = Atomic<Bool>(false)
 

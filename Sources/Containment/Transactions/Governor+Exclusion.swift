@@ -19,7 +19,9 @@ extension Governor {
   }
 
   /// Under the link lock: the slot standing for this governor's whole tree
-  /// (its hosting window's, else its root controller's). O(1), cached.
+  /// (its hosting window's, else its root controller's).
+  ///
+  /// O(1), cached.
   func treeSlot(_ held: LinkSection) -> HierarchySlot {
     switch self {
     case .controller(let controller): controller.node.position(held).treeSlot

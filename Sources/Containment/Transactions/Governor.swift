@@ -30,9 +30,10 @@ enum Governor: Sendable {
   /// Under the link lock: whether a running transaction may still be
   /// delivering hooks to this governor's controller: it is appearing or
   /// disappearing, or it (or an ancestor) was unlinked by a removal whose
-  /// `didMove(toParent: nil)` has not been delivered yet. A nested request
-  /// onto such a container would cut into that transaction (R2), so it is
-  /// deferred. A window is never mid-change.
+  /// `didMove(toParent: nil)` has not been delivered yet.
+  ///
+  /// A nested request onto such a container would cut into that transaction
+  /// (R2), so it is deferred. A window is never mid-change.
   func isMidChange(_ held: LinkSection) -> Bool {
     guard case .controller(let controller) = self else { return false }
     let node = controller.node
@@ -44,11 +45,13 @@ enum Governor: Sendable {
 
   /// Under the link lock: the transaction of `chain` that has delivered a
   /// hook to this governor's controller or to one above it (its container,
-  /// its presenter, and theirs), if any. That transaction may still owe them
-  /// hooks until it ends, so a request onto this governor from one of its
-  /// hooks waits for its end (R2). A controller whose `viewDidLoad` this task
-  /// is running does not count: children a container builds while its view
-  /// loads are added before it appears, as in UIKit. O(depth).
+  /// its presenter, and theirs), if any.
+  ///
+  /// That transaction may still owe them hooks until it ends, so a request onto
+  /// this governor from one of its hooks waits for its end (R2). A controller
+  /// whose `viewDidLoad` this task is running does not count: children a
+  /// container builds while its view loads are added before it appears, as in
+  /// UIKit. O(depth).
   func engagingTransaction(_ held: LinkSection, in chain: [TransactionContext]) -> TransactionContext? {
     guard case .controller(let controller) = self else { return nil }
     let loading = ViewLoading.current
@@ -66,8 +69,10 @@ enum Governor: Sendable {
 
   /// Under the link lock: whether this governor's controller (or an
   /// ancestor) was unlinked by a removal whose `didMove(toParent: nil)` has
-  /// not been delivered yet. That removal runs on a container that is no
-  /// longer above it, so walking its ancestors does not find it. O(depth).
+  /// not been delivered yet.
+  ///
+  /// That removal runs on a container that is no longer above it, so walking
+  /// its ancestors does not find it. O(depth).
   func isInDeparture(_ held: LinkSection) -> Bool {
     guard case .controller(let controller) = self else { return false }
     var current: ControllerNode? = controller.node

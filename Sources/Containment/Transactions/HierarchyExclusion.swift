@@ -44,10 +44,11 @@ enum HierarchyExclusion {
   }
 
   /// Runs `body` with the link domains of `members` and of every slot
-  /// `marks` touch (their trees and counted ancestors) held. A mark's slots
-  /// are read before their domains are taken and compared after: they change
-  /// only under the domain of one of them, so once the comparison holds they
-  /// stay as read; otherwise this takes the domains again.
+  /// `marks` touch (their trees and counted ancestors) held.
+  ///
+  /// A mark's slots are read before their domains are taken and compared after:
+  /// they change only under the domain of one of them, so once the comparison
+  /// holds they stay as read; otherwise this takes the domains again.
   static func withLinks<Result>(
     _ members: [any LinkGuarded], touching marks: [TreeBusyMark], _ body: (LinkSection) throws -> Result
   ) rethrows -> Result {
@@ -100,7 +101,9 @@ enum HierarchyExclusion {
   /// tree of slot `old` to the tree of slot `new` (a root joins a parent or
   /// a window, a child or a window's root leaves): counts the ancestors of
   /// `old`'s admissions with the links they were admitted under, and makes
-  /// `new` busy while they run. O(1) when `old`'s tree is idle.
+  /// `new` busy while they run.
+  ///
+  /// O(1) when `old`'s tree is idle.
   ///
   /// A mark whose governor keeps its ancestors through the change is left
   /// to be counted when its tree needs the counts: a governor outside
@@ -148,6 +151,7 @@ enum HierarchyExclusion {
   }
 
   /// Admits a top-level transaction, waiting while it would overlap another.
+  ///
   /// If `cancellable` (the requesting task itself waits, R3), throws
   /// `CancellationError` when the task is cancelled before admission; then
   /// nothing was admitted. Requests run on others' behalf (queued jobs, the

@@ -35,14 +35,17 @@ struct HierarchySlotState {
   var waiters: [ExclusionWaiter] = []
   /// On the slot that stands for a whole tree (``TreePosition/treeSlot``):
   /// the admitted transactions of the tree and the top-level ones waiting as
-  /// pending. While there are none, a top-level transaction is admitted
-  /// without walking to the root (the fast path of
+  /// pending.
+  ///
+  /// While there are none, a top-level transaction is admitted without walking
+  /// to the root (the fast path of
   /// ``HierarchyExclusion/enter(_:adopting:cancellable:)``).
   var treeMarks: [TreeBusyMark] = []
   /// On a root's slot: admitted transactions that will link this tree into
-  /// theirs (a window taking it as its root, a container adding it). Until
-  /// they end, no transaction of this tree is admitted: one admitted before
-  /// the link would overlap them once linked (R4).
+  /// theirs (a window taking it as its root, a container adding it).
+  ///
+  /// Until they end, no transaction of this tree is admitted: one admitted
+  /// before the link would overlap them once linked (R4).
   var adoptions = 0
   /// The package's tests waiting for transactions to wait here
   /// (`waiters(atLeast:)`).

@@ -1,6 +1,7 @@
 /// What one container's (or window's) transaction queue holds right now, for
-/// diagnostics such as the stress harness's watchdog. A snapshot: it may be
-/// stale as soon as it is returned.
+/// diagnostics such as the stress harness's watchdog.
+///
+/// A snapshot: it may be stale as soon as it is returned.
 package struct QueueSnapshot: Sendable, CustomStringConvertible {
   /// Whose queue.
   package let label: String

@@ -1,6 +1,8 @@
 import ContainmentLocking
-/// Runs requests as transactions on a governor's queue, choosing how by
-/// where the request comes from (CONCURRENCY.md, "Transactions"):
+/// Runs requests as transactions on a governor's queue.
+///
+/// How a request runs depends on where it comes from (CONCURRENCY.md,
+/// "Transactions"):
 ///
 /// 1. From outside any transaction: wait for the queue in FIFO order
 ///    (cancellable while waiting, R3), run, return the outcome.
@@ -23,6 +25,7 @@ enum Transaction {
   typealias Body<Value> = nonisolated(nonsending) @Sendable (TransactionContext) async throws -> Value
 
   /// Runs `body` as a transaction on `governor`'s queue; see the type's rules.
+  ///
   /// From outside a transaction, throws the body's error; otherwise errors are
   /// reported through the returned handle.
   ///
@@ -71,7 +74,9 @@ enum Transaction {
     return handle
   }
 
-  /// Non-blocking dispatch (rules 3–5). Never waits for a queue.
+  /// Non-blocking dispatch (rules 3–5).
+  ///
+  /// Never waits for a queue.
   nonisolated(nonsending) static func dispatch<Value: Sendable>(
     _ body: @escaping Body<Value>,
     on governor: Governor,
@@ -121,8 +126,10 @@ enum Transaction {
   /// handle (if any) and returns the outcome (nil if it did not run here: it
   /// left unstarted or was deferred), releases the queue (draining queued jobs) unless it runs as one
   /// of those jobs (`releasing: false`: the draining task releases), and
-  /// dispatches what the transaction deferred. Only a requester running its
-  /// own request (`cancellable`) may be cancelled while waiting for admission.
+  /// dispatches what the transaction deferred.
+  ///
+  /// Only a requester running its own request (`cancellable`) may be cancelled
+  /// while waiting for admission.
   @discardableResult
   nonisolated(nonsending) static func run<Value: Sendable>(
     _ body: @escaping Body<Value>,

@@ -1,9 +1,10 @@
 import Synchronization
 
-/// The transaction a task is running, found through a task-local. It is an
-/// *owner token*, not a flag: a task created inside a transaction inherits
-/// it, but it counts only while its transaction is still the one holding its
-/// queue (`isRunning`), so a stale copy in a task that outlives the
+/// The transaction a task is running, found through a task-local.
+///
+/// It is an *owner token*, not a flag: a task created inside a transaction
+/// inherits it, but it counts only while its transaction is still the one
+/// holding its queue (`isRunning`), so a stale copy in a task that outlives the
 /// transaction is ignored.
 final class TransactionContext: Sendable {
   /// Which of a transaction's two views of itself a context is.
@@ -32,8 +33,9 @@ final class TransactionContext: Sendable {
   var role: Role { engine == nil ? .engine : .body }
 
   /// On the engine context: the requests deferred until the transaction
-  /// ends (``deferUntilEnd(_:)``). Most transactions defer none and pay for
-  /// no lock and no allocation.
+  /// ends (``deferUntilEnd(_:)``).
+  ///
+  /// Most transactions defer none and pay for no lock and no allocation.
   private let deferred = DeferredStack()
 
   @TaskLocal static var current: TransactionContext?
@@ -114,6 +116,7 @@ final class TransactionContext: Sendable {
 
   /// Runs `body` (hooks, or the runtime's code that delivers hooks) with this
   /// context as the task's current transaction, marked as being inside a hook.
+  ///
   /// The engine context's task is bound that way for the whole transaction
   /// (`Transaction.run`), so with it this neither reads nor binds the
   /// task-local; with the others it binds unless the task already is (a
@@ -136,8 +139,9 @@ final class TransactionContext: Sendable {
   /// Runs user code that is part of this transaction's body (a scope's
   /// closure, a transition's animations) with the task bound to a body
   /// context: requests it makes to this transaction's own queue run inline
-  /// (rule 2 of ``Transaction``), with that body context as theirs. A
-  /// transaction's task is otherwise bound as its hooks see it, since the
+  /// (rule 2 of ``Transaction``), with that body context as theirs.
+  ///
+  /// A transaction's task is otherwise bound as its hooks see it, since the
   /// runtime's own code passes the engine context explicitly.
   nonisolated(nonsending) func runAsBody<R: Sendable>(_ body: nonisolated(nonsending) () async throws -> R)
     async rethrows
@@ -150,7 +154,9 @@ final class TransactionContext: Sendable {
 }
 
 /// A lock-free stack of deferred requests: pushed from any task, taken all at
-/// once. Each node is owned by the stack (retained once) until taken.
+/// once.
+///
+/// Each node is owned by the stack (retained once) until taken.
 struct DeferredStack: ~Copyable, Sendable {
   typealias Request = @Sendable () async -> Void
 

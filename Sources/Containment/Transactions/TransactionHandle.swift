@@ -11,17 +11,20 @@ import ContainmentLocking
 /// behind would wait forever; it throws
 /// ``ContainmentError/awaitingOwnTransaction(_:)`` instead.
 public final class TransactionHandle<Value: Sendable>: Sendable {
-  /// The request's transaction id (its events carry it). A request that ran
-  /// as part of the calling transaction shares that transaction's id.
+  /// The request's transaction id (its events carry it).
+  ///
+  /// A request that ran as part of the calling transaction shares that
+  /// transaction's id.
   public let id: TransactionID
   /// Ids of the transactions that were running in the requesting task when
   /// the request was queued: awaiting from inside any of them is refused.
   let queuedBehind: [TransactionID]
   /// A request a hook made, queued as a job: if the task that drains the
   /// queue is cancelled before the job starts, it completes with
-  /// `CancellationError` and changes nothing. False for the runtime's own
-  /// steps, which were promised to run (a move's second step, a container's
-  /// work started from its hooks).
+  /// `CancellationError` and changes nothing.
+  ///
+  /// False for the runtime's own steps, which were promised to run (a move's
+  /// second step, a container's work started from its hooks).
   let cancellableWhileQueued: Bool
 
   private struct State {

@@ -50,9 +50,11 @@ final class TransactionQueue: Sendable {
   /// True if `id` is the transaction holding this queue right now.
   func isCurrent(_ id: TransactionID) -> Bool { state.withLock { $0.current == id } }
 
-  /// Waits for this queue in FIFO order. On return the caller holds it and
-  /// must call `release()`. Throws `CancellationError` if the task is cancelled
-  /// before its turn; then nothing was taken.
+  /// Waits for this queue in FIFO order.
+  ///
+  /// On return the caller holds it and must call `release()`. Throws
+  /// `CancellationError` if the task is cancelled before its turn; then nothing
+  /// was taken.
   nonisolated(nonsending) func acquire() async throws {
     // Uncontended: take the free queue without suspending (a free queue has
     // nothing pending, so this keeps FIFO order).
@@ -82,8 +84,10 @@ final class TransactionQueue: Sendable {
     state.withLock { $0.machine.tryAcquire() }
   }
 
-  /// Appends a job behind everything already queued. If the queue was free,
-  /// the caller now holds it and this call drains it before returning.
+  /// Appends a job behind everything already queued.
+  ///
+  /// If the queue was free, the caller now holds it and this call drains it
+  /// before returning.
   func post(_ job: @escaping Job) async {
     let (action, observers) = state.withLock { state in (state.machine.post(job), state.takeSatisfiedObservers()) }
     for observer in observers { observer.resume() }

@@ -62,9 +62,11 @@ struct TransactionQueueStateMachine<Continuation, Job> {
     return true
   }
 
-  /// Removes a waiter whose task was cancelled. Returns its continuation if it
-  /// was still waiting (resume it with `CancellationError`), or nil if it was
-  /// already granted (then the cancellation is the transaction's to observe).
+  /// Removes a waiter whose task was cancelled.
+  ///
+  /// Returns its continuation if it was still waiting (resume it with
+  /// `CancellationError`), or nil if it was already granted (then the
+  /// cancellation is the transaction's to observe).
   mutating func cancel(id: Int) -> Continuation? {
     for index in head..<pending.count {
       if case .waiter(let waiterID, let continuation) = pending[index], waiterID == id {

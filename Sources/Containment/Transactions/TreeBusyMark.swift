@@ -20,9 +20,11 @@ struct TreeBusyMark: Sendable {
     /// For an admitted transaction: its governor.
     let governor: Governor?
     /// For an admitted transaction: the ancestors whose `activeBelow` counts
-    /// it; nil until counted. The fast path admits without walking to the
-    /// root; the ancestors are counted when a second transaction of the tree
-    /// needs those counts, or before the tree's shape changes.
+    /// it; nil until counted.
+    ///
+    /// The fast path admits without walking to the root; the ancestors are
+    /// counted when a second transaction of the tree needs those counts, or
+    /// before the tree's shape changes.
     var ancestors: [HierarchySlot]?
     /// The tree slots that hold it.
     var trees = SlotList()
@@ -97,8 +99,10 @@ struct TreeBusyMark: Sendable {
   }
 
   /// With the domains of all its trees held: removes the mark from every
-  /// tree that holds it. Returns the waiters of the trees left idle: a
-  /// transaction waiting to adopt one of them must check again.
+  /// tree that holds it.
+  ///
+  /// Returns the waiters of the trees left idle: a transaction waiting to adopt
+  /// one of them must check again.
   func removeFromTrees(_ held: LinkSection) -> [UnsafeContinuation<ExclusionStep, Never>] {
     removeFrom(held, take().trees)
   }

@@ -1,7 +1,8 @@
-/// How a transition animates. The runtime is headless, so these only travel
-/// with the transition's `transitionBegan` event, for whoever draws or logs
-/// the tree; they never change hook order or timing (timing is `duration` on
-/// the tree's clock).
+/// How a transition animates.
+///
+/// The runtime is headless, so these only travel with the transition's
+/// `transitionBegan` event, for whoever draws or logs the tree; they never
+/// change hook order or timing (timing is `duration` on the tree's clock).
 public struct TransitionOptions: OptionSet, Sendable, Hashable, Codable, CustomStringConvertible {
   /// The option bits.
   public let rawValue: UInt

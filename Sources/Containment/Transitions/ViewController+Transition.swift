@@ -101,8 +101,9 @@ extension ViewController {
 
   /// Runs `animations` (`owner`'s user code, through the ``Gateway``, as
   /// part of the body of `context`: see ``TransactionContext/runAsBody(_:)``)
-  /// as a child task while waiting `duration` on the clock. Returns true if
-  /// the wait was cut short by cancellation.
+  /// as a child task while waiting `duration` on the clock.
+  ///
+  /// Returns true if the wait was cut short by cancellation.
   nonisolated(nonsending) static func animate(
     for duration: Duration,
     on environment: ContainmentEnvironment,

@@ -4,6 +4,7 @@ public typealias ViewConstraint = LayoutConstraint<ObjectIdentifier>
 extension View {
   /// `self.attribute == multiplier * other.otherAttribute + constant`, where
   /// `other` is this view's superview (read as its bounds) or a sibling.
+  ///
   /// Install it with ``addConstraints(_:)`` on a common ancestor (usually the
   /// superview); it takes effect at the next ``layoutIfNeeded()``.
   public func constraint(

@@ -1,10 +1,12 @@
 import ContainmentLocking
 extension View {
   /// Adds `subview` as the frontmost subview (removing it from its current
-  /// superview first). If this moves controllers' root views into or out of a
-  /// window, their appearance hooks run, with automatic forwarding to their
-  /// installed children (A1): will-hooks, then `viewIsAppearing`, then
-  /// did-hooks, before this call returns.
+  /// superview first).
+  ///
+  /// If this moves controllers' root views into or out of a window, their
+  /// appearance hooks run, with automatic forwarding to their installed
+  /// children (A1): will-hooks, then `viewIsAppearing`, then did-hooks, before
+  /// this call returns.
   ///
   /// Runs as a transaction of the container whose view hierarchy this view
   /// belongs to (or of the window, for the window's own view): serialized
@@ -50,13 +52,15 @@ extension View {
     }
   }
 
-  /// Removes this view from its superview. Controllers whose root views leave
-  /// a window disappear (will-hooks, then did-hooks) before this returns.
-  /// A transaction of the container that owns the superview; no-op without a
-  /// superview. Throws ``ContainmentError/tornDown(_:)`` if the view holds
-  /// the root view of a torn-down controller or the owning container was
-  /// torn down, ``ContainmentError/windowTornDown`` for a torn-down window's
-  /// own view; then nothing changed.
+  /// Removes this view from its superview.
+  ///
+  /// Controllers whose root views leave a window disappear (will-hooks, then
+  /// did-hooks) before this returns. A transaction of the container that owns
+  /// the superview; no-op without a superview. Throws
+  /// ``ContainmentError/tornDown(_:)`` if the view holds the root view of a
+  /// torn-down controller or the owning container was torn down,
+  /// ``ContainmentError/windowTornDown`` for a torn-down window's own view;
+  /// then nothing changed.
   public func removeFromSuperview() async throws {
     guard let governor = TreeLock.withLock(self, { held in self[held].superview?.governor(held) }) else {
       TreeLock.withLock(self) { held in unlink(held) }

@@ -107,13 +107,17 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
     TreeLock.withLock(self) { held in Rect(x: 0, y: 0, width: self[held].frame.width, height: self[held].frame.height) }
   }
 
-  /// Whether the view is hidden. Hiding does not cause appearance hooks.
+  /// Whether the view is hidden.
+  ///
+  /// Hiding does not cause appearance hooks.
   public var isHidden: Bool {
     get { TreeLock.withLock(self) { held in self[held].isHidden } }
     set { TreeLock.withLock(self) { held in self[held].isHidden = newValue } }
   }
 
-  /// The superview, or nil. Never keeps the superview alive.
+  /// The superview, or nil.
+  ///
+  /// Never keeps the superview alive.
   public var superview: View? { TreeLock.withLock(self) { held in self[held].superview } }
 
   /// The subviews, back to front.
@@ -145,8 +149,10 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   }
 
   /// Resolves the constraints installed in this view's subtree and assigns the
-  /// resulting frames. Synchronous; the view's own frame is fixed input.
-  /// Returns the constraints that could not be satisfied.
+  /// resulting frames.
+  ///
+  /// Synchronous; the view's own frame is fixed input. Returns the constraints
+  /// that could not be satisfied.
   @discardableResult
   public func layoutIfNeeded() -> [LayoutConstraint<ObjectIdentifier>] {
     TreeLock.withLock(self) { held in
@@ -237,8 +243,10 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
 }
 
 extension View: LinkedObject {
-  /// The link domain guarding this object (``LinkGuarded``). Locking-layer
-  /// SPI, not API: the locking module needs it public to inline its sections.
+  /// The link domain guarding this object (``LinkGuarded``).
+  ///
+  /// Locking-layer SPI, not API: the locking module needs it public to inline
+  /// its sections.
   @_spi(Locking) public var linkDomain: Int { domain.load(ordering: .relaxed) }
 
   /// The objects this one links to (``LinkedObject``); locking-layer SPI.

@@ -1,9 +1,10 @@
 import ContainmentLocking
 import Synchronization
 
-/// A headless window: the root of a tree that is on screen. It hosts one root
-/// controller, carries the trait environment (§1, D3) and the tree's
-/// ``ContainmentEnvironment`` (its clock).
+/// A headless window: the root of a tree that is on screen.
+///
+/// It hosts one root controller, carries the trait environment (§1, D3) and the
+/// tree's ``ContainmentEnvironment`` (its clock).
 ///
 /// Keep a reference to a window while it shows a tree: views refer to their
 /// window without keeping it alive (so that dropping both releases
@@ -99,9 +100,10 @@ public final class Window: @unchecked Sendable {
   }
 
   /// Under the link lock: what releasing the window that showed `root` does,
-  /// to its whole tree, presented controllers included. A controller in the
-  /// middle of a transition (a will-hook delivered, its did-hook not yet) is
-  /// left to finish it, and is off screen once it has.
+  /// to its whole tree, presented controllers included.
+  ///
+  /// A controller in the middle of a transition (a will-hook delivered, its
+  /// did-hook not yet) is left to finish it, and is off screen once it has.
   static func takeOffScreenWithoutHooks(_ held: LinkSection, _ root: any ViewController) {
     root.node.becameRoot(held)
     for controller in Teardown.stopOrder(held, from: root).reversed() {
@@ -126,7 +128,9 @@ public final class Window: @unchecked Sendable {
 
   /// Shows `controller` as the window's root: loads its view if needed, sizes
   /// it to the window, installs it, and forwards appearance to it and to its
-  /// installed descendants (A1). A previous root disappears first.
+  /// installed descendants (A1).
+  ///
+  /// A previous root disappears first.
   ///
   /// Runs as one transaction on the window's queue (FIFO; cancellable while
   /// waiting). Throws ``ContainmentError/windowTornDown`` after the window's
@@ -272,9 +276,11 @@ public final class Window: @unchecked Sendable {
   }
 
   /// Changes the traits and tells every controller of the hosted tree, parent
-  /// first, children in order (D3). One transaction on the window's queue.
-  /// Throws ``ContainmentError/windowTornDown`` after the window's teardown;
-  /// then nothing changes.
+  /// first, children in order (D3).
+  ///
+  /// One transaction on the window's queue. Throws
+  /// ``ContainmentError/windowTornDown`` after the window's teardown; then
+  /// nothing changes.
   public func setTraitCollection(_ traits: TraitCollection) async throws {
     try await Transaction.perform(on: .window(self)) { context in
       let (previous, controllers) = try TreeLock.withLock(self) {
@@ -298,9 +304,10 @@ public final class Window: @unchecked Sendable {
   /// is marked torn down; ``ViewController/viewDidTearDown()`` runs on every
   /// controller, children before parents, within the environment's
   /// ``TeardownPolicy``; then every controller's event streams end with
-  /// `terminated`. Later requests on the window throw
-  /// ``ContainmentError/windowTornDown``, on those controllers
-  /// ``ContainmentError/tornDown(_:)``.
+  /// `terminated`.
+  ///
+  /// Later requests on the window throw ``ContainmentError/windowTornDown``, on
+  /// those controllers ``ContainmentError/tornDown(_:)``.
   ///
   /// One transaction on the window's queue: requests queued before it run
   /// first; those queued behind it fail. A teardown requested before anything
@@ -353,7 +360,9 @@ public final class Window: @unchecked Sendable {
   }
 
   /// Under the link lock: `controller` and its descendants, each before its
-  /// children, children in order. Iterative: any depth, linear time.
+  /// children, children in order.
+  ///
+  /// Iterative: any depth, linear time.
   static func preorder(_ held: LinkSection, from controller: any ViewController) -> [any ViewController] {
     var result: [any ViewController] = []
     var stack: [any ViewController] = [controller]
@@ -366,8 +375,10 @@ public final class Window: @unchecked Sendable {
 }
 
 extension Window: LinkedObject {
-  /// The link domain guarding this object (``LinkGuarded``). Locking-layer
-  /// SPI, not API: the locking module needs it public to inline its sections.
+  /// The link domain guarding this object (``LinkGuarded``).
+  ///
+  /// Locking-layer SPI, not API: the locking module needs it public to inline
+  /// its sections.
   @_spi(Locking) public var linkDomain: Int { domain.load(ordering: .relaxed) }
 
   /// The objects this one links to (``LinkedObject``); locking-layer SPI.

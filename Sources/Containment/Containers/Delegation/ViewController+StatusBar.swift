@@ -3,6 +3,7 @@ extension ViewController {
   /// subtree (D1): starting here, follow ``childForStatusBarStyle()``
   /// down while it names one of the current controller's *children*; `nil`
   /// (or anything that is not a child) means "the current controller".
+  ///
   /// Following only children keeps the walk finite whatever a hook returns.
   ///
   /// Asks each controller on its own actor, one after the other; not a

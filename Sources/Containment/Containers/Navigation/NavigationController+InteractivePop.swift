@@ -140,7 +140,9 @@ extension NavigationController {
 
   /// The cancelled gesture's reversal (N7, A3): the revealed controller
   /// disappears again and its view is detached, then the popped one appears
-  /// again. Each controller's nesting level, opened at the start, closes here.
+  /// again.
+  ///
+  /// Each controller's nesting level, opened at the start, closes here.
   private nonisolated func rollBack(
     revealing: any ViewController, popping: any ViewController, onScreen: Bool, context: TransactionContext
   ) async {

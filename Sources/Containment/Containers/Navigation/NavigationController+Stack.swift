@@ -5,9 +5,10 @@ extension NavigationController {
   /// delegate `willShow` → `oldTop.viewWillDisappear` → `controller.viewWillAppear`
   /// → `controller.viewIsAppearing` → (``transitionDuration`` on the tree's
   /// clock if `animated`) → `oldTop.viewDidDisappear` → `controller.viewDidAppear`
-  /// → `controller.didMove(self)` → delegate `didShow`. Afterwards the old
-  /// top's view is detached; it stays on the stack. Appearance hooks only if
-  /// this view is on screen.
+  /// → `controller.didMove(self)` → delegate `didShow`.
+  ///
+  /// Afterwards the old top's view is detached; it stays on the stack.
+  /// Appearance hooks only if this view is on screen.
   ///
   /// One transaction on this controller's queue; see the type's notes for
   /// waiting, nesting and cancellation. Returns the transition's outcome.
@@ -38,6 +39,7 @@ extension NavigationController {
   /// delegate `willShow` → `top.viewWillDisappear` → `revealed.viewWillAppear`
   /// → `revealed.viewIsAppearing` → (animation) → `top.viewDidDisappear` →
   /// `revealed.viewDidAppear` → `top.didMove(nil)` → delegate `didShow`.
+  ///
   /// From the moment the request runs, the stack reads without the popped
   /// controller, and during its hooks its `isMovingFromParent` is true.
   ///
@@ -61,6 +63,7 @@ extension NavigationController {
   /// Pops every controller above `controller` and returns them, bottom first
   /// (N4): only the old top and `controller` get appearance hooks; each
   /// popped controller gets `willMove(nil)` and `didMove(nil)` (policy).
+  ///
   /// Popping to the current top changes nothing and returns `[]`.
   ///
   /// One transaction on this controller's queue. Throws
@@ -84,7 +87,9 @@ extension NavigationController {
   /// Pops to the root (N4): on `[A, B, C, D]` only D and A get appearance
   /// hooks (`D.viewWillDisappear → A.viewWillAppear → A.viewIsAppearing →
   /// D.viewDidDisappear → A.viewDidAppear`); B, C and D each get
-  /// `willMove(nil)` first and `didMove(nil)` last. Returns `[B, C, D]`.
+  /// `willMove(nil)` first and `didMove(nil)` last.
+  ///
+  /// Returns `[B, C, D]`.
   ///
   /// One transaction on this controller's queue. Throws
   /// ``ContainmentError/emptyStack`` on an empty stack,
@@ -99,14 +104,15 @@ extension NavigationController {
     }
   }
 
-  /// Replaces the whole stack (N5). Only the old and the new top get
-  /// appearance hooks; controllers leaving the stack get `willMove(nil)` /
-  /// `didMove(nil)`; controllers joining it get `willMove(self)` /
-  /// `didMove(self)`; controllers on both keep their place in the tree and
-  /// get nothing (the order may change). An empty array empties the stack.
-  /// Setting `[Y]` on an empty, on-screen stack is the initial root (N1):
-  /// `Y.willMove(self) → Y.viewDidLoad → Y.viewWillAppear → Y.viewIsAppearing
-  /// → Y.viewDidAppear → Y.didMove(self)`.
+  /// Replaces the whole stack (N5).
+  ///
+  /// Only the old and the new top get appearance hooks; controllers leaving the
+  /// stack get `willMove(nil)` / `didMove(nil)`; controllers joining it get
+  /// `willMove(self)` / `didMove(self)`; controllers on both keep their place
+  /// in the tree and get nothing (the order may change). An empty array empties
+  /// the stack. Setting `[Y]` on an empty, on-screen stack is the initial root
+  /// (N1): `Y.willMove(self) → Y.viewDidLoad → Y.viewWillAppear →
+  /// Y.viewIsAppearing → Y.viewDidAppear → Y.didMove(self)`.
   ///
   /// One transaction on this controller's queue; see ``push(_:animated:)``
   /// for the errors of a joining controller, plus
@@ -143,9 +149,11 @@ extension NavigationController {
   /// Inside a transaction on this queue: replaces the stack with what
   /// `plan` returns for the current one (`plan` runs under the link lock, with
   /// the controllers it reads or pushes named in `involving`, and
-  /// may throw a misuse error; then nothing changed). The order is the type's:
-  /// a children change showing the top (``ViewController/changeChildren(_:)``),
-  /// announced as a transition from the old top to the new one.
+  /// may throw a misuse error; then nothing changed).
+  ///
+  /// The order is the type's: a children change showing the top
+  /// (``ViewController/changeChildren(_:)``), announced as a transition from
+  /// the old top to the new one.
   nonisolated(nonsending) func changeStack(
     animated: Bool,
     reason: RemovalReason,
@@ -194,6 +202,7 @@ extension NavigationController {
 
   /// Inside a transaction on this queue, when this view has loaded: loads
   /// the top's view and installs it, appearing if this view is on screen.
+  ///
   /// Does nothing if it is installed already.
   nonisolated func installTop(context: TransactionContext) async {
     let top = TreeLock.withLock(node) { (held: LinkSection) -> (any ViewController)? in

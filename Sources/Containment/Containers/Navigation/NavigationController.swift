@@ -91,8 +91,9 @@ public actor NavigationController: ViewController {
     }
   }
 
-  /// The delegate, held weakly (see ``NavigationControllerDelegate``). Setting
-  /// it is synchronous; a transition already running keeps asking the
+  /// The delegate, held weakly (see ``NavigationControllerDelegate``).
+  ///
+  /// Setting it is synchronous; a transition already running keeps asking the
   /// delegate it read when it started each step.
   public nonisolated var delegate: (any NavigationControllerDelegate)? {
     get { TreeLock.withLock(node) { held in state[held].delegate } }
@@ -102,8 +103,10 @@ public actor NavigationController: ViewController {
     }
   }
 
-  /// Shows or hides the bar. Synchronous: the top's view is re-pinned to the
-  /// new content area at once (no appearance hooks; hiding is not removal).
+  /// Shows or hides the bar.
+  ///
+  /// Synchronous: the top's view is re-pinned to the new content area at once
+  /// (no appearance hooks; hiding is not removal).
   public nonisolated func setNavigationBarHidden(_ hidden: Bool) {
     TreeLock.withLock(node) { held in
       state[held].isNavigationBarHidden = hidden
@@ -116,10 +119,11 @@ public actor NavigationController: ViewController {
   /// A plain view named after the controller.
   public func loadView() async -> View { View(label: node.name) }
 
-  /// Installs the top's view (loading it) when this view loads. Runs as a
-  /// transaction on this queue, started without waiting for it (at once if
-  /// the queue is free, else queued), so a load triggered from anywhere can
-  /// never wait on this controller's own transactions.
+  /// Installs the top's view (loading it) when this view loads.
+  ///
+  /// Runs as a transaction on this queue, started without waiting for it (at
+  /// once if the queue is free, else queued), so a load triggered from anywhere
+  /// can never wait on this controller's own transactions.
   public func viewDidLoad() async {
     await Transaction.enqueue(on: .controller(self)) { context in
       await self.installTop(context: context)
@@ -139,8 +143,9 @@ public actor NavigationController: ViewController {
   public func childForStatusBarHidden() async -> (any ViewController)? { topViewController }
 
   /// Adopts the top's preferred content size as this controller's own, which
-  /// tells this controller's parent in turn (D2). Other entries' sizes
-  /// are ignored.
+  /// tells this controller's parent in turn (D2).
+  ///
+  /// Other entries' sizes are ignored.
   public func preferredContentSizeDidChange(forChild child: any ViewController) async {
     guard child === topViewController else { return }
     await setPreferredContentSize(child.node.preferredContentSize)

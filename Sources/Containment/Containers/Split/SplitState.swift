@@ -1,5 +1,6 @@
-/// A split controller's own bookkeeping. Guarded by the link lock
-/// (``TreeGuarded``).
+/// A split controller's own bookkeeping.
+///
+/// Guarded by the link lock (``TreeGuarded``).
 struct SplitState {
   /// Weak: see ``SplitViewControllerDelegate``.
   weak var delegate: (any SplitViewControllerDelegate)?
@@ -7,8 +8,9 @@ struct SplitState {
   /// are children.
   var primaryLink: ControllerBackLink?
   var secondaryLink: ControllerBackLink?
-  /// The layout in effect: one column (compact) or two (regular). Valid once
-  /// `isLaidOut`.
+  /// The layout in effect: one column (compact) or two (regular).
+  ///
+  /// Valid once `isLaidOut`.
   var isCollapsed = false
   var isLaidOut = false
   /// While collapsed, the column shown.

@@ -63,8 +63,9 @@ public actor SplitViewController: ViewController {
     TreeLock.withLock(node) { held in column(held, .secondary) }
   }
 
-  /// Whether the layout in effect shows one column. False until the split's
-  /// view has been laid out.
+  /// Whether the layout in effect shows one column.
+  ///
+  /// False until the split's view has been laid out.
   public nonisolated var isCollapsed: Bool {
     TreeLock.withLock(node) { held in state[held].isLaidOut && state[held].isCollapsed }
   }
@@ -84,11 +85,13 @@ public actor SplitViewController: ViewController {
 
   // MARK: Requests
 
-  /// Sets both columns. A controller leaving a column gets `willMove(nil)`
-  /// first, its disappearance if it was shown, and `didMove(nil)` last; a
-  /// joining one gets `willMove(self)` first, its view installed by the
-  /// current layout (and its appearance, on screen), and `didMove(self)`
-  /// last. Passing the current pair changes nothing.
+  /// Sets both columns.
+  ///
+  /// A controller leaving a column gets `willMove(nil)` first, its
+  /// disappearance if it was shown, and `didMove(nil)` last; a joining one gets
+  /// `willMove(self)` first, its view installed by the current layout (and its
+  /// appearance, on screen), and `didMove(self)` last. Passing the current pair
+  /// changes nothing.
   ///
   /// One transaction on this controller's queue. Throws, before anything
   /// changes: ``ContainmentError/sameController(_:)`` if both are the same,
@@ -110,8 +113,10 @@ public actor SplitViewController: ViewController {
   /// Shows `column` while collapsed, like a push (secondary) or a pop
   /// (primary) of the two-entry stack: the shown column's
   /// `viewWillDisappear` → the other's `viewWillAppear → viewIsAppearing` →
-  /// `viewDidDisappear` → `viewDidAppear`. Expanded, both are shown and it
-  /// does nothing; the next collapse asks the delegate again.
+  /// `viewDidDisappear` → `viewDidAppear`.
+  ///
+  /// Expanded, both are shown and it does nothing; the next collapse asks the
+  /// delegate again.
   ///
   /// One transaction on this controller's queue. Throws
   /// ``ContainmentError/tornDown(_:)``.
@@ -142,14 +147,15 @@ public actor SplitViewController: ViewController {
   }
 
   /// Collapses or expands for the new size class (S2): a transaction on
-  /// this queue, requested without waiting for it. Inside
-  /// ``Window/setTraitCollection(_:)`` it is queued behind the trait change
-  /// (R2: that change still owes the columns their
-  /// `traitCollectionDidChange`), so the columns hear of the new traits
-  /// first (D3) and the collapse or expansion follows before
-  /// `setTraitCollection` returns. This hook's own time therefore never
-  /// includes its columns' hooks. It reads the traits when it runs, so a
-  /// burst of changes settles on the last one.
+  /// this queue, requested without waiting for it.
+  ///
+  /// Inside ``Window/setTraitCollection(_:)`` it is queued behind the trait
+  /// change (R2: that change still owes the columns their
+  /// `traitCollectionDidChange`), so the columns hear of the new traits first
+  /// (D3) and the collapse or expansion follows before `setTraitCollection`
+  /// returns. This hook's own time therefore never includes its columns' hooks.
+  /// It reads the traits when it runs, so a burst of changes settles on the
+  /// last one.
   public func traitCollectionDidChange(_ previous: TraitCollection?) async {
     await Transaction.enqueue(on: .controller(self)) { context in
       await self.layoutColumns(showing: nil, context: context)
@@ -202,7 +208,9 @@ public actor SplitViewController: ViewController {
 
   /// Inside a transaction on this queue: makes the installed columns match
   /// the current size class (and `requested`, the column to show while
-  /// collapsed). Does nothing until this view is loaded and both columns are set.
+  /// collapsed).
+  ///
+  /// Does nothing until this view is loaded and both columns are set.
   nonisolated func layoutColumns(showing requested: SplitColumn?, context: TransactionContext) async {
     struct Reading {
       let primary: any ViewController

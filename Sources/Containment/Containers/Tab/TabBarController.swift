@@ -67,10 +67,11 @@ public actor TabBarController: ViewController {
   // MARK: Requests
 
   /// Replaces the tabs and selects `controllers[selectedIndex]` (code path:
-  /// the delegate is not asked). Leaving tabs get `willMove(nil)` first and
-  /// `didMove(nil)` last; joining tabs get `willMove(self)` and
-  /// `didMove(self)` at the same points; the selection switch (B2) runs
-  /// in between. An empty array removes every tab.
+  /// the delegate is not asked).
+  ///
+  /// Leaving tabs get `willMove(nil)` first and `didMove(nil)` last; joining
+  /// tabs get `willMove(self)` and `didMove(self)` at the same points; the
+  /// selection switch (B2) runs in between. An empty array removes every tab.
   ///
   /// One transaction on this controller's queue. Throws, before anything
   /// changes: ``ContainmentError/tabIndexOutOfRange(index:count:)``,
@@ -91,7 +92,9 @@ public actor TabBarController: ViewController {
   }
 
   /// Selects the tab at `index` as code does (B3): the delegate is not
-  /// asked or told. Selecting the selected tab does nothing.
+  /// asked or told.
+  ///
+  /// Selecting the selected tab does nothing.
   ///
   /// One transaction on this controller's queue. Throws
   /// ``ContainmentError/tabIndexOutOfRange(index:count:)`` or
@@ -106,9 +109,10 @@ public actor TabBarController: ViewController {
 
   /// Selects the tab at `index` as the user does, by tapping the bar
   /// (B3): the delegate's `shouldSelect` is asked first; `false` changes
-  /// nothing and the handle's value is `false`. Otherwise the switch runs
-  /// (B2; nothing if the tab is already selected), then the delegate's
-  /// `didSelect`, and the value is `true`.
+  /// nothing and the handle's value is `false`.
+  ///
+  /// Otherwise the switch runs (B2; nothing if the tab is already selected),
+  /// then the delegate's `didSelect`, and the value is `true`.
   ///
   /// One transaction on this controller's queue; the delegate is asked
   /// inside it. Throws ``ContainmentError/tabIndexOutOfRange(index:count:)``
@@ -188,9 +192,10 @@ public actor TabBarController: ViewController {
   }
 
   /// Makes `new` the selected tab in B2's order: old will, new will, new
-  /// is-appearing, old did, new did (the shape of N2 and T2). Without a
-  /// loaded view it only records the selection; if `new` is selected already
-  /// it makes sure its view is installed.
+  /// is-appearing, old did, new did (the shape of N2 and T2).
+  ///
+  /// Without a loaded view it only records the selection; if `new` is selected
+  /// already it makes sure its view is installed.
   nonisolated func switchSelection(to new: (any ViewController)?, context: TransactionContext) async throws {
     try await runChildrenChange(
       reason: .replaced,
