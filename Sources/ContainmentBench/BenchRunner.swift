@@ -6,9 +6,10 @@
   import Darwin
 #endif
 
-/// Runs the selected groups in order and collects the report. Runs on the
-/// global executor (not the main actor), like a server; the main thread stays
-/// free to drain the main actor's jobs for the reference design.
+/// Runs the selected groups in order and collects the report.
+///
+/// Runs on the global executor (not the main actor), like a server; the main
+/// thread stays free to drain the main actor's jobs for the reference design.
 struct BenchRunner: Sendable {
   let options: BenchOptions
 

@@ -48,8 +48,10 @@ extension BenchOptions: ToolOptions {
   }
 }
 
-/// The groups of figures, in the order they run. Memory runs first, on a
-/// fresh heap, so that freed memory of other groups cannot hide its growth.
+/// The groups of figures, in the order they run.
+///
+/// Memory runs first, on a fresh heap, so that freed memory of other groups
+/// cannot hide its growth.
 enum BenchGroup: String, CaseIterable, Sendable, Hashable {
   case memory
   case primitives

@@ -45,8 +45,10 @@ struct Sampler: Sendable {
   /// figures whose cost per operation may differ by orders of magnitude
   /// between versions of the runtime (a deep stack, a wide container), so
   /// that a slow version keeps the run short and a fast one is still timed
-  /// over enough operations. A first run of `probe` operations, untimed for
-  /// the figure, measures the cost.
+  /// over enough operations.
+  ///
+  /// A first run of `probe` operations, untimed for the figure, measures the
+  /// cost.
   func perOperation(
     _ key: String, group: BenchGroup, _ label: String, seconds: Double, limit: Int, probe: Int = 10,
     note: String = "",

@@ -2,8 +2,9 @@ import Containment
 import ContainmentLocking
 
 /// Flow control for the stream figures: the producer yields `size` elements,
-/// then waits until every consumer has read them before yielding more. This
-/// keeps every buffer below `size` (so a subscriber with the runtime's
+/// then waits until every consumer has read them before yielding more.
+///
+/// This keeps every buffer below `size` (so a subscriber with the runtime's
 /// default policy never drops anything), keeps the run time linear in the
 /// element count, and is applied identically to the raw `AsyncStream` and to
 /// the runtime's broadcaster, so their ratio is like for like.

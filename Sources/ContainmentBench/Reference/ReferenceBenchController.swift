@@ -60,9 +60,10 @@ struct ReferenceThreeStepStack {
 
 /// The reference counterpart of ``TransitionStack``: push is `addChild` +
 /// `transition(from: top, to: new)` + `didMove`, pop the reverse, so the
-/// controller below disappears and reappears. 14 hooks per pair, like a
-/// ``NavigationController`` push+pop (N2/N3): the like-for-like
-/// reference for `runtime.pushpop`.
+/// controller below disappears and reappears.
+///
+/// 14 hooks per pair, like a ``NavigationController`` push+pop (N2/N3): the
+/// like-for-like reference for `runtime.pushpop`.
 @MainActor
 struct ReferenceTransitionStack {
   let container: ReferenceViewController

@@ -1,7 +1,7 @@
 import Containment
 
 /// The reference design driven two ways, beside the runtime
-/// driven the same way:
+/// driven the same way.
 ///
 /// (a) **as a server calls it**: tasks on the global executor call the verbs
 ///     one `await` at a time, so every verb hops to the main thread and back;

@@ -1,6 +1,7 @@
 import Containment
 
 /// The reference design's view: links and a frame, main-actor confined.
+///
 /// Moving a view into or out of a window forwards appearance (A1).
 @MainActor
 final class ReferenceView {

@@ -1,10 +1,11 @@
 import Containment
 
 /// The reference design: UIKit's containment as UIKit does it,
-/// a plain class tree confined to the main actor. Same verbs and the same
-/// hook order as the runtime for what the benchmarks use (C1–C4, A1–A2,
-/// T2), but no transactions, no link lock and no event streams: everything
-/// is serialized by running on one thread.
+/// a plain class tree confined to the main actor.
+///
+/// Same verbs and the same hook order as the runtime for what the benchmarks
+/// use (C1–C4, A1–A2, T2), but no transactions, no link lock and no event
+/// streams: everything is serialized by running on one thread.
 ///
 /// Subclasses override the hooks, as in UIKit.
 @MainActor

@@ -1,5 +1,6 @@
-/// The machine-readable result (`--json`): one JSON object. Written by hand:
-/// the package depends on nothing, not even Foundation.
+/// The machine-readable result (`--json`): one JSON object.
+///
+/// Written by hand: the package depends on nothing, not even Foundation.
 enum JSONRenderer {
   static func render(_ report: BenchReport) -> String {
     let figures = report.figures.map { figure in

@@ -1,6 +1,8 @@
 /// One target: a ratio of two figures (or one figure) compared with a
-/// threshold. Benchmark figures only, never test
-/// assertions: a missed target is reported, not failed.
+/// threshold.
+///
+/// Benchmark figures only, never test assertions: a missed target is reported,
+/// not failed.
 struct Target: Sendable {
   enum Comparison: String, Sendable {
     case atLeast = ">="

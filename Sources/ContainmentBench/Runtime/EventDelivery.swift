@@ -93,14 +93,16 @@ enum EventDelivery {
   }
 
   /// A controller cycles through appear and disappear with
-  /// begin/endAppearanceTransition: 5 hooks and 5 events per cycle. It is the
-  /// child of an off-screen container that forwards appearance manually (a
-  /// controller with no parent and no window is refused an appearance). With
-  /// `subscribe`, a subscriber of `events()` (default policy) reads them,
-  /// flow-controlled by windows of 50 cycles, and the time runs until it has
-  /// read every event. `idleSubscribers` subscriptions of `events()` are
-  /// made before the loop and never read: they hold the default policy's
-  /// 1,024 newest events each (lost-marker pending), at no cost per event.
+  /// begin/endAppearanceTransition: 5 hooks and 5 events per cycle.
+  ///
+  /// It is the child of an off-screen container that forwards appearance
+  /// manually (a controller with no parent and no window is refused an
+  /// appearance). With `subscribe`, a subscriber of `events()` (default policy)
+  /// reads them, flow-controlled by windows of 50 cycles, and the time runs
+  /// until it has read every event. `idleSubscribers` subscriptions of
+  /// `events()` are made before the loop and never read: they hold the default
+  /// policy's 1,024 newest events each (lost-marker pending), at no cost per
+  /// event.
   static func endToEnd(hooks count: Int, subscribe: Bool, idleSubscribers: Int = 0) async throws -> Duration {
     let parent = BenchController("parent", forwardsAppearance: false)
     let controller = BenchController("observed")

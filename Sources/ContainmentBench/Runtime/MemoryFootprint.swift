@@ -2,8 +2,10 @@ import Containment
 
 /// Memory per idle controller with its view: the growth of the
 /// resident set while 10^5 controllers are created and their views loaded,
-/// divided by the count. It runs first in the process so that memory freed
-/// by other benchmarks cannot be reused and hide the growth.
+/// divided by the count.
+///
+/// It runs first in the process so that memory freed by other benchmarks cannot
+/// be reused and hide the growth.
 enum MemoryFootprint {
   static func run(options: BenchOptions) async -> [Figure] {
     if let filter = options.filter, !"memory.rss-per-controller".contains(filter) { return [] }

@@ -3,6 +3,7 @@ import Containment
 /// Presenting on top of a presentation chain: a window's root presents a
 /// chain of `depth` controllers (page sheets, not animated), and the top of
 /// the chain presents and dismisses one more controller, again and again.
+///
 /// The cost should not depend on the chain's length.
 struct PresentationChain: Sendable {
   let window: Window

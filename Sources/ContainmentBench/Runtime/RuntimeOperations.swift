@@ -1,9 +1,10 @@
 import Containment
 
 /// The cost of each runtime verb, one operation at a time from one
-/// non-isolated task, on a tree shown in a window. Every workload checks
-/// afterwards that each hook ran exactly as often as the contract says and
-/// that the tree's invariants hold.
+/// non-isolated task, on a tree shown in a window.
+///
+/// Every workload checks afterwards that each hook ran exactly as often as the
+/// contract says and that the tree's invariants hold.
 enum RuntimeOperations {
   static func run(_ sampler: Sampler, options: BenchOptions) async throws -> [Figure] {
     let pairs = options.iterations(20_000)

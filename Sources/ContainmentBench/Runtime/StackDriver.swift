@@ -2,8 +2,10 @@ import Containment
 
 /// The built-in navigation container: `push(_:animated: false)` and
 /// `pop(animated: false)` on a ``NavigationController`` that is a window's
-/// root. A push and a pop each deliver N2/N3's seven hooks to the old
-/// and the new top (``HookCounts/navigationPush``).
+/// root.
+///
+/// A push and a pop each deliver N2/N3's seven hooks to the old and the new top
+/// (``HookCounts/navigationPush``).
 struct NavigationStack: StackDriver {
   let navigation: NavigationController
 
@@ -41,9 +43,10 @@ protocol StackDriver: Sendable {
 /// Stand-in for a navigation container, built from public verbs only: push
 /// is UIKit's three-step add (`addChild`, add the root view to the
 /// container's view, `didMove`), pop the three-step remove (`willMove(nil)`,
-/// `removeFromParent`, which takes the view out). Unlike a real navigation
-/// push the controller below keeps its view installed, so it gets no
-/// disappearance hooks.
+/// `removeFromParent`, which takes the view out).
+///
+/// Unlike a real navigation push the controller below keeps its view installed,
+/// so it gets no disappearance hooks.
 struct ThreeStepStack: StackDriver {
   let container: any ViewController
 

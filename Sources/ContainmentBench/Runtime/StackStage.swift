@@ -1,8 +1,9 @@
 import Containment
 
 /// A stack on screen with its root in place and a second controller ready to
-/// be pushed and popped: the stage of every push+pop figure. Both controllers
-/// have their views loaded and their hook counts reset.
+/// be pushed and popped: the stage of every push+pop figure.
+///
+/// Both controllers have their views loaded and their hook counts reset.
 struct StackStage: Sendable {
   /// Kept because views refer to their window weakly.
   let window: Window

@@ -11,8 +11,9 @@ protocol TabDriver: Sendable {
 }
 
 /// The built-in tab container: `setSelectedIndex(_:)` (the code path,
-/// B3: no delegate) on a ``TabBarController`` that is a window's root. A
-/// switch delivers B2's five hooks (views already loaded).
+/// B3: no delegate) on a ``TabBarController`` that is a window's root.
+///
+/// A switch delivers B2's five hooks (views already loaded).
 struct TabBarTabs: TabDriver {
   let tabBar: TabBarController
 

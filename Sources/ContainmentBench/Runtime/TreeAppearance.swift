@@ -3,8 +3,10 @@ import Containment
 /// Appearance of a whole tree: a 10-ary tree of N controllers,
 /// every child's view installed in its parent's view, built off screen; the
 /// timed operation is `Window.setRootViewController(root)`, which forwards
-/// appearance to every controller (A1). Afterwards each controller must
-/// have had exactly viewWillAppear, viewIsAppearing and viewDidAppear.
+/// appearance to every controller (A1).
+///
+/// Afterwards each controller must have had exactly viewWillAppear,
+/// viewIsAppearing and viewDidAppear.
 enum TreeAppearance {
   static let fanOut = 10
 

@@ -3,9 +3,11 @@ import Containment
 /// Tasks contending for one container: each task owns one
 /// child and adds and removes it (three-step add, three-step remove) on the
 /// same on-screen container, so every request waits its turn in that
-/// container's FIFO queue. The total work is fixed; only the number of tasks
-/// sharing it changes. Afterwards: no child left behind, every child got
-/// exactly the hooks of its pairs, invariants hold ("nothing lost").
+/// container's FIFO queue.
+///
+/// The total work is fixed; only the number of tasks sharing it changes.
+/// Afterwards: no child left behind, every child got exactly the hooks of its
+/// pairs, invariants hold ("nothing lost").
 enum Contention {
   static func pairs(_ count: Int, tasks: Int, cpu: CPUTimeSamples? = nil) async throws -> Duration {
     let stage = try await OnScreenContainer.make()
