@@ -19,8 +19,10 @@ actor PlainController: ViewController {
 
 /// A tree beside the modelled ones, in its own window: a navigation
 /// controller that is pushed hundreds deep now and then, and a container
-/// that takes hundreds of children now and then. What runs there is checked
-/// by the invariants, the watchdog and the leak check, not by the model.
+/// that takes hundreds of children now and then.
+///
+/// What runs there is checked by the invariants, the watchdog and the leak
+/// check, not by the model.
 final class BulkTrees: Sendable {
   let window: Window
   let root: PlainController
@@ -223,9 +225,11 @@ struct WideContainerKind: OperationKind {
 /// a fresh parent P with a child C (view installed) and a grandchild G; one
 /// task drops the last reference to P while another reads C's back-links
 /// (its parent, its view's superview), checks C's subtree and, in some
-/// variants, removes C from P or adds a child to C. Afterwards C must be
-/// parentless (P released, or C removed), its subtree intact, and C free to
-/// join another container. The leak check then sees all of them released.
+/// variants, removes C from P or adds a child to C.
+///
+/// Afterwards C must be parentless (P released, or C removed), its subtree
+/// intact, and C free to join another container. The leak check then sees all
+/// of them released.
 struct OrphanKind: OperationKind {
   let name = OperationKindName.orphan
   let weight = 1

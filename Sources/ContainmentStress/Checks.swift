@@ -3,9 +3,11 @@ import ContainmentTestKit
 
 /// The checks of a run, one epoch at a time: hook logs against streams, the
 /// hook grammar, linearizability against the model, subscribers, watched
-/// requests. Between epochs they keep only what the next one needs: each
-/// controller's grammar state and next sequence number, the model's state,
-/// each subscriber's position.
+/// requests.
+///
+/// Between epochs they keep only what the next one needs: each controller's
+/// grammar state and next sequence number, the model's state, each subscriber's
+/// position.
 struct Checks {
   /// The epoch being checked.
   private(set) var history: History
@@ -344,7 +346,9 @@ struct Checks {
   }
 
   /// A `remove` whose parent was unknown when it was asked: the parent that
-  /// reported the removal. A split layout: the size class it read.
+  /// reported the removal.
+  ///
+  /// A split layout: the size class it read.
   private func resolve(_ step: ModelStep, in entry: Observed, streams: [Int: [LifecycleEvent]]) -> ModelStep {
     if case .split(let tree, let showing, nil) = step {
       return .split(tree: tree, showing: showing, compact: isCompact(tree: tree, at: entry.first))
@@ -374,12 +378,14 @@ struct Checks {
     return nil
   }
 
-  /// The size class tree `tree`'s window had at `time`. A window transaction
-  /// sets it first, then tells the tree parent first, the root before anyone;
-  /// it excludes every other transaction of the tree except those it starts
-  /// itself (the split's layout, from its `traitCollectionDidChange`). So a
-  /// layout whose first event follows the root's `traitCollectionDidChange`
-  /// read that change, and one that precedes it did not.
+  /// The size class tree `tree`'s window had at `time`.
+  ///
+  /// A window transaction sets it first, then tells the tree parent first, the
+  /// root before anyone; it excludes every other transaction of the tree except
+  /// those it starts itself (the split's layout, from its
+  /// `traitCollectionDidChange`). So a layout whose first event follows the
+  /// root's `traitCollectionDidChange` read that change, and one that precedes
+  /// it did not.
   private func isCompact(tree: Int, at time: Duration) -> Bool {
     var compact = history.initial.compact[tree]
     for event in history.events[history.roots[tree]]

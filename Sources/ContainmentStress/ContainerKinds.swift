@@ -58,15 +58,16 @@ extension World {
 /// tabs and the selected one, or a custom container's children and the shown
 /// ones, changes the container without a single event, so the
 /// replay could not place it among concurrent requests on the same container
-/// (a later `pop` or `select(i)` would reveal a different controller). Under
-/// the gate nothing else runs on that container between the moment the
+/// (a later `pop` or `select(i)` would reveal a different controller).
+///
+/// Under the gate nothing else runs on that container between the moment the
 /// operation enters and the moment its request returns, so the replay places
 /// such an eventless request by time among the others (`Checks.replay`,
 /// `RegisteredTransaction.window`); its effect shows in what later requests
 /// reveal and in the final stacks and tabs. Every other eventless container
-/// request (popTo the top, popToRoot of a root, re-selecting the selected
-/// tab, `show` while expanded) changes nothing the model holds, so the replay
-/// may skip it.
+/// request (popTo the top, popToRoot of a root, re-selecting the selected tab,
+/// `show` while expanded) changes nothing the model holds, so the replay may
+/// skip it.
 final class StackGate: Sendable {
   private let state = Locked((shared: 0, exclusive: false, writersWaiting: 0))
 
@@ -161,9 +162,11 @@ struct PushKind: OperationKind {
 
   /// Variant 3: the pushed leaf's `willMove(toParent: nav)` hook asks the same
   /// stack to `pop` (a nested request, R2: queued behind the push, a
-  /// pending handle). The operation waits for the pop before it leaves the
-  /// stack gate, and the hook acts only while the operation runs and only for
-  /// this stack, so no request on the stack escapes the gate.
+  /// pending handle).
+  ///
+  /// The operation waits for the pop before it leaves the stack gate, and the
+  /// hook acts only while the operation runs and only for this stack, so no
+  /// request on the stack escapes the gate.
   private func pushThenPopFromHook(_ operation: Operation, run: Run) async -> Outcome {
     let world = run.world
     let tree = world.tree(ofRoot: operation.targets[0])
@@ -329,7 +332,9 @@ struct PopToKind: OperationKind {
 }
 
 /// `setViewControllers` on a stack: 1–3 stack leaves, in any order, some of
-/// them perhaps on another tree's stack (`alreadyOnStack`). Variant 1: animated.
+/// them perhaps on another tree's stack (`alreadyOnStack`).
+///
+/// Variant 1: animated.
 struct SetStackKind: OperationKind {
   let name = OperationKindName.setStack
   let weight = 3
@@ -428,9 +433,10 @@ struct SelectTabKind: OperationKind {
 
 /// `setViewControllers(_:selectedIndex:)` on a tab controller: 1–3 of the
 /// tree's tab leaves in any order (tabs leave and join; a leaf that left is
-/// parentless until it joins again), with any selected index. Runs alone on
-/// its tab controller (see `StackGate`): a reorder that keeps the selected tab
-/// has no event.
+/// parentless until it joins again), with any selected index.
+///
+/// Runs alone on its tab controller (see `StackGate`): a reorder that keeps the
+/// selected tab has no event.
 struct SetTabsKind: OperationKind {
   let name = OperationKindName.setTabs
   let weight = 2
@@ -516,6 +522,7 @@ struct ShowColumnKind: OperationKind {
 /// cancel, the error rethrown); variant 3 finishes after asking, from inside
 /// the driver, to push `targets[1]` (a nested request, R2: queued behind
 /// the pop; awaiting its handle there must throw `awaitingOwnTransaction`).
+///
 /// The handle of a throwing gesture is never returned, so that one is
 /// registered without its id (`UnidentifiedRequest`).
 struct InteractivePopKind: OperationKind {

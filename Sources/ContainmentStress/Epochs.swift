@@ -258,7 +258,8 @@ struct RunSummary: Sendable {
 }
 
 extension Flatness.Memory {
-  /// "resident memory grew from 280 MB (second quarter) to 350 MB (last quarter): ..."
+  /// The growth in one line, for example "resident memory grew from 280 MB
+  /// (second quarter) to 350 MB (last quarter): ...".
   func describe() -> String {
     let perHour = Int(slopePerHour / 1_048_576)
     return

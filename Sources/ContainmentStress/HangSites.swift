@@ -4,8 +4,10 @@ import Containment
 /// call the gateway supervises, with the controller that owns it (the one a
 /// late call must fault): the controller for its hooks and `loadView`, the
 /// container for its delegate, its transition's animations and its scope's
-/// body. `nestedHook` is a child's `viewWillAppear` that hangs inside its
-/// container's scope body: the child's call, not the body, is late.
+/// body.
+///
+/// `nestedHook` is a child's `viewWillAppear` that hangs inside its container's
+/// scope body: the child's call, not the body, is late.
 enum HangSite: Int, Sendable, CaseIterable, Hashable {
   case viewWillAppear, viewDidAppear, loadView, shouldSelect, willShow, animations, scopeBody, nestedHook
 
@@ -36,8 +38,9 @@ enum HangSite: Int, Sendable, CaseIterable, Hashable {
   /// For a site whose owner is being shown: whether its stream reports it
   /// appeared although the hung call faults it (`viewDidAppear` is announced
   /// before it runs); if not, a wait for `appeared` must throw
-  /// `ContainmentError.faulted` rather than wait forever. Nil for the sites
-  /// whose owner is not being shown.
+  /// `ContainmentError.faulted` rather than wait forever.
+  ///
+  /// Nil for the sites whose owner is not being shown.
   var ownerReportsAppeared: Bool? {
     switch self {
     case .viewDidAppear: true
@@ -61,8 +64,9 @@ enum HangSite: Int, Sendable, CaseIterable, Hashable {
 
   /// Builds what the site needs under `parent` (a fresh controller, or a
   /// fresh container with children), with code that hangs if `hanging`, and
-  /// returns the request that makes the runtime call that code. Nothing is
-  /// called yet.
+  /// returns the request that makes the runtime call that code.
+  ///
+  /// Nothing is called yet.
   func plant(id: Int, hanging: Bool, in parent: any ViewController, tree: SupervisedTree) async throws -> Planting {
     let environment = tree.environment
     let base = "Hang\(id)"

@@ -2,15 +2,18 @@ import Containment
 
 /// What the checks need about one epoch of a run (from one quiescent point to
 /// the next, or to the end), copied out of the run so that the world can be
-/// released (and the leak check can see it go). The fixed facts of the world
-/// (names, roots, containers) come with every epoch; what the epoch recorded
-/// is dropped once it is checked.
+/// released (and the leak check can see it go).
+///
+/// The fixed facts of the world (names, roots, containers) come with every
+/// epoch; what the epoch recorded is dropped once it is checked.
 struct History: Sendable {
   var names: [String]
   var ids: [ControllerID]
   var indexByID: [ControllerID: Int]
   /// Each controller's events in this epoch, from its recorder (snapshot and
-  /// terminal markers removed). Continues the previous epoch's.
+  /// terminal markers removed).
+  ///
+  /// Continues the previous epoch's.
   var events: [[LifecycleEvent]]
   /// Markers the recorders saw (they must see none but `terminated`).
   var recorderMarkers: [String] = []

@@ -208,8 +208,10 @@ extension World {
   /// Arms `leaf` to remove itself in its next `viewWillDisappear`, the way
   /// user code does: `await willMove(toParent: nil)`, then
   /// `try await removeFromParent()`, which is queued behind the running
-  /// transaction (R2). The queued request's handle goes to `pending` (and
-  /// `run.watch`); its transaction is registered as a nested operation.
+  /// transaction (R2).
+  ///
+  /// The queued request's handle goes to `pending` (and `run.watch`); its
+  /// transaction is registered as a nested operation.
   private func arm(_ leaf: Int, steps: StepLog, run: Run, pending: Locked<TransactionHandle<Void>?>) {
     let controller = self[leaf]
     steps.append(.arm(child: leaf))
@@ -244,8 +246,10 @@ extension World {
 }
 
 /// Waits until the removal an armed leaf queued (if any) has run: the hop
-/// kinds leave nothing pending behind them. The wait is not cancelled with
-/// the operation (the request's handle decides when it ends).
+/// kinds leave nothing pending behind them.
+///
+/// The wait is not cancelled with the operation (the request's handle decides
+/// when it ends).
 func awaitPending(_ pending: Locked<TransactionHandle<Void>?>) async {
   guard let handle = pending.withLock({ $0 }) else { return }
   await Task {
@@ -259,8 +263,10 @@ func awaitPending(_ pending: Locked<TransactionHandle<Void>?>) async {
 /// ancestor hides it: the hop window's root set to nil or to another tree,
 /// the leaf's container's view uninstalled, the container removed from the
 /// hop root, or the hop root removed from the main container it is grafted
-/// under. The model replays the `willMove(nil)` inside the ancestor's
-/// transaction and the removal after it, `didMove(nil)` last (R2, C4).
+/// under.
+///
+/// The model replays the `willMove(nil)` inside the ancestor's transaction and
+/// the removal after it, `didMove(nil)` last (R2, C4).
 struct SelfRemovalKind: OperationKind {
   let name = OperationKindName.selfRemoval
   let weight = 2

@@ -452,8 +452,9 @@ struct Model: Sendable {
     var description: String
   }
 
-  /// Applies one step, appending its events to `emitted`. Throws if the step
-  /// is illegal in the current state.
+  /// Applies one step, appending its events to `emitted`.
+  ///
+  /// Throws if the step is illegal in the current state.
   mutating func apply(_ step: ModelStep) throws(Refusal) {
     switch step {
     case .attach(let parent, let child):

@@ -27,6 +27,7 @@ extension Model {
 
   /// The controller at the bottom of `index`'s presentation chains and
   /// containment: a window's root, or the controller a chain starts from.
+  ///
   /// A presentation ends when its presenter leaves its place
   /// (`endPresentations`), so a presented controller is always in the
   /// window of its base.
@@ -116,10 +117,11 @@ extension Model {
     return found
   }
 
-  /// P4: everything `presenter` presents leaves. What the chain's
-  /// controllers present from inside their trees is dismissed first (not
-  /// animated, top of the chain first). Only the top of the chain (will,
-  /// did) and the layer the chain's first controller covered (will,
+  /// P4: everything `presenter` presents leaves.
+  ///
+  /// What the chain's controllers present from inside their trees is dismissed
+  /// first (not animated, top of the chain first). Only the top of the chain
+  /// (will, did) and the layer the chain's first controller covered (will,
   /// `viewIsAppearing`, did) get hooks; the controllers between leave
   /// `disappeared` without hooks; then each presenter hears `dismissed`.
   private mutating func dismiss(above presenter: Int, animated: Bool, reason: RemovalReason = .dismissed) {

@@ -1,9 +1,11 @@
 import Containment
 
 /// One runtime verb as the model replays it: what an operation's transaction
-/// did, in order. An operation kind maps its transactions to steps; the model
-/// gives each step its meaning (the events it must produce). Container kinds
-/// (navigation, tab, split) add their own steps here when they exist.
+/// did, in order.
+///
+/// An operation kind maps its transactions to steps; the model gives each step
+/// its meaning (the events it must produce). Container kinds (navigation, tab,
+/// split) add their own steps here when they exist.
 enum ModelStep: Sendable, Hashable, CustomStringConvertible {
   /// `parent.addChild(child)` linking a parentless child (C1).
   case attach(parent: Int, child: Int)

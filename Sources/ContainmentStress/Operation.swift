@@ -3,8 +3,10 @@ import ContainmentTestKit
 
 /// One request the workload makes, as plain data: which kind, which
 /// controllers (world indices), which variant, and whether and when the
-/// issuing task is cancelled. Plain data so that a failing run can re-run any
-/// subset of its operations (the reducer).
+/// issuing task is cancelled.
+///
+/// Plain data so that a failing run can re-run any subset of its operations
+/// (the reducer).
 struct Operation: Sendable, CustomStringConvertible {
   var id: Int
   var kind: OperationKindName

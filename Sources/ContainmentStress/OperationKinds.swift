@@ -179,10 +179,11 @@ struct RemoveKind: OperationKind {
 }
 
 /// Runs `script` as the body of one transaction of `container`: an empty
-/// appearance batch whose animations closure does the work. Verbs called there
-/// on the same container run inline, as part of the transaction (the way a
-/// container's own code would run them), so the whole script is one
-/// transaction the model can replay.
+/// appearance batch whose animations closure does the work.
+///
+/// Verbs called there on the same container run inline, as part of the
+/// transaction (the way a container's own code would run them), so the whole
+/// script is one transaction the model can replay.
 func carrier(
   _ container: StressController, run: Run, operation: Int, _ script: @escaping @Sendable (StepLog) async -> Void
 ) async -> Outcome {
@@ -235,6 +236,7 @@ struct InstallKind: OperationKind {
 
 /// The UIKit three-step removal, in one transaction of the container:
 /// `willMove(toParent: nil)`, remove the view, `removeFromParent` (C2, C4).
+///
 /// A manual container first hides the child itself (A6).
 struct UninstallKind: OperationKind {
   let name = OperationKindName.uninstall

@@ -28,6 +28,7 @@ extension World {
   }
 
   /// The preconditions of `operation`, established in sequence (see `place`).
+  ///
   /// A leaf is placed for the first operation that names it only: later ones
   /// found it wherever the earlier ones left it.
   func prepare(_ operation: Operation, prepared: inout Set<Int>) async {

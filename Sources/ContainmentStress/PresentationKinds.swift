@@ -152,9 +152,10 @@ extension World {
 /// `present(_:style:animated:)` (P1, P2, P7): mostly from the top of a chain
 /// (or a base that presents nothing), of a free `PC`; sometimes from any
 /// member or of a busy `PC` (then `alreadyPresenting`, `alreadyPresented`,
-/// `presenterNotInWindow`...: refused, nothing changes). Variant: style index
-/// times 2, plus 1 if animated (300 ms; never from a stack leaf's family,
-/// whose stack would wait for it).
+/// `presenterNotInWindow`...: refused, nothing changes).
+///
+/// Variant: style index times 2, plus 1 if animated (300 ms; never from a stack
+/// leaf's family, whose stack would wait for it).
 ///
 /// `presentFromChild` presents only from a child that can leave its place
 /// while it presents: a `PD` (its presented parent is dismissed) or a stack
@@ -250,8 +251,10 @@ struct DismissKind: OperationKind {
 
 /// `interactiveDismiss` (P6) of a sheet on top of its chain (sometimes of any
 /// member: `notADismissibleSheet`), finished (variant 0), cancelled (1), or
-/// with a driver that throws (2). `PC5` refuses it (`isModalInPresentation`):
-/// `cancelled`, and no event at all.
+/// with a driver that throws (2).
+///
+/// `PC5` refuses it (`isModalInPresentation`): `cancelled`, and no event at
+/// all.
 struct InteractiveDismissKind: OperationKind {
   let name = OperationKindName.interactiveDismiss
   let weight = 3
@@ -372,6 +375,7 @@ private actor PresentationLoner: ViewController {
 /// (1), a window's root (2), from a controller in no window (3), from one
 /// already presenting or something already presented (4), and dismissing
 /// with nothing presented (5: `callIgnored(.nothingToDismiss)`, no error).
+///
 /// Each throws its typed error and changes nothing: on the world's
 /// controllers the model sees no event and the trees unchanged; on loners
 /// the links are checked here.

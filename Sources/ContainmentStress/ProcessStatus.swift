@@ -78,11 +78,12 @@ enum ProcessStatus {
 
 extension ProcessStatus {
   /// Hands the heap's free pages back to the system (glibc's `malloc_trim`,
-  /// looked up at run time: nothing elsewhere). glibc keeps what is freed in
-  /// its arenas, and a heap that churns through tens of megabytes an epoch
-  /// (the harness's epochs) otherwise holds several times its live size,
-  /// more as the run goes on; its resident memory would then say nothing of
-  /// what the run keeps alive.
+  /// looked up at run time: nothing elsewhere).
+  ///
+  /// glibc keeps what is freed in its arenas, and a heap that churns through
+  /// tens of megabytes an epoch (the harness's epochs) otherwise holds several
+  /// times its live size, more as the run goes on; its resident memory would
+  /// then say nothing of what the run keeps alive.
   static func releaseFreeMemory() {
     #if canImport(Glibc)
       typealias Trim = @convention(c) (Int) -> Int32

@@ -1,7 +1,9 @@
 /// The continuous clock, with every sleep `factor` times shorter: the run's
 /// animations (300 ms each for presentations) would otherwise hold a worker
-/// for the whole animation and starve the rest of the workload. Timestamps
-/// stay real, so events still order against the workload's own times.
+/// for the whole animation and starve the rest of the workload.
+///
+/// Timestamps stay real, so events still order against the workload's own
+/// times.
 struct QuickClock: Clock {
   typealias Instant = ContinuousClock.Instant
   typealias Duration = Swift.Duration

@@ -2,9 +2,11 @@ import Containment
 import ContainmentTestKit
 
 /// Shrinks a failing run to a short list of operations that still fails
-/// (delta debugging). A candidate list is tried by building a fresh world
-/// from the same seed, starting all its operations at once, and checking;
-/// each candidate gets several tries, because interleavings vary.
+/// (delta debugging).
+///
+/// A candidate list is tried by building a fresh world from the same seed,
+/// starting all its operations at once, and checking; each candidate gets
+/// several tries, because interleavings vary.
 struct Reducer {
   let options: Options
   let budget: Duration
@@ -16,8 +18,10 @@ struct Reducer {
   /// or the same built-in container; and, for a built-in container, the
   /// latest earlier requests on it since the snapshot (up to 200 ms; its order, which a
   /// reorder may have changed without an event, is not a precondition
-  /// `World.prepare` recreates). Trials start from the last quiescent snapshot
-  /// before them, and each operation starts at its original offset from the first one.
+  /// `World.prepare` recreates).
+  ///
+  /// Trials start from the last quiescent snapshot before them, and each
+  /// operation starts at its original offset from the first one.
   static func candidates(for finding: Finding, in history: History, leaves: Set<Int>) -> (
     Model, [(Duration, Operation)]
   ) {

@@ -25,8 +25,10 @@ struct RegisteredTransaction: Sendable {
   var operation: Int
   /// For a request that succeeded while its operation held its container's
   /// gate exclusively (`setStack`, `setTabs`): when the gate was entered and
-  /// when the request returned. No other request on that container ran in
-  /// between, so an eventless one can be placed among them by time.
+  /// when the request returned.
+  ///
+  /// No other request on that container ran in between, so an eventless one can
+  /// be placed among them by time.
   var window: ClosedRange<Duration>?
   /// For a custom container's scope or engine change: who it touches (its atomicity is checked, ScopeKinds.swift).
   var scope: ScopeMembers?
@@ -34,8 +36,9 @@ struct RegisteredTransaction: Sendable {
 
 /// A request whose transaction id the harness could not learn (the handle of
 /// an interactive pop whose driver threw is never returned): its steps, the
-/// controller that must begin its events, and when the operation ran. The
-/// checks give it the unregistered transaction that fits.
+/// controller that must begin its events, and when the operation ran.
+///
+/// The checks give it the unregistered transaction that fits.
 struct UnidentifiedRequest: Sendable {
   var steps: [ModelStep]
   var operation: Int
@@ -79,9 +82,11 @@ struct Finding: Sendable, CustomStringConvertible {
 }
 
 /// Shared state of one run: the world, the registry of transactions, the
-/// operation log, progress counters. All of it lock-protected. What the
-/// workload records is taken away at each quiescent point (`closeEpoch`) and
-/// checked there, so it holds one epoch at most.
+/// operation log, progress counters.
+///
+/// All of it lock-protected. What the workload records is taken away at each
+/// quiescent point (`closeEpoch`) and checked there, so it holds one epoch at
+/// most.
 final class Run: Sendable {
   let world: World
   let options: Options
@@ -203,7 +208,8 @@ extension Run {
     var dismissCalls: [DismissCall] = []
     var records: [OperationRecord] = []
     var findings: [Finding] = []
-    /// Requests made from inside hooks: did each succeed (nil: still pending)?
+    /// Requests made from inside hooks, and whether each succeeded (nil: still
+    /// pending).
     var watched: [(TransactionID, Bool?)] = []
   }
 

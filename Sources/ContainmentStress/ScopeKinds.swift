@@ -5,7 +5,9 @@ import ContainmentTestKit
 /// Per tree, a custom container `K` (installed under the root) written on
 /// the public transaction scope (`withTransaction`) and on the public
 /// children-change engine (`changeChildren`), with leaves that move between
-/// the `K`s of every tree. Only the scope kinds touch them.
+/// the `K`s of every tree.
+///
+/// Only the scope kinds touch them.
 struct ScopeTrees: Sendable {
   let containers: [Int]
   /// Every `K` leaf (a pool shared by the trees' `K`s).
@@ -28,10 +30,11 @@ struct ScopeTrees: Sendable {
 }
 
 /// Who a custom container's change touches: its container, the children it
-/// had before that the change touches, and those it has after. Between the
-/// change's first and last event no other request's event may reach the
-/// container; none may reach a child from the change's first event until the
-/// child's own last one (a child there before), or from the child's first
+/// had before that the change touches, and those it has after.
+///
+/// Between the change's first and last event no other request's event may reach
+/// the container; none may reach a child from the change's first event until
+/// the child's own last one (a child there before), or from the child's first
 /// event until the change's last (a child there after).
 struct ScopeMembers: Sendable {
   var container: Int
@@ -70,10 +73,12 @@ extension World {
 /// removed, `removeFromParent`) and a new one added (`addChild`, view
 /// installed, `didMove`); or only one of them; or the shown child switched
 /// by hand; or a new child added and shown with `transition(from:to:)`.
+///
 /// In one variant the new child, from its `viewDidAppear`, asks to adopt a
 /// spare leaf: a request from a did-hook onto a controller the scope still
-/// owes its `didMove`, which must wait for the scope's end (R2, R6). Replayed on the model as the verbs it ran, and checked
-/// to be atomic (`Checks.checkScopes`).
+/// owes its `didMove`, which must wait for the scope's end (R2, R6).
+/// Replayed on the model as the verbs it ran, and checked to be atomic
+/// (`Checks.checkScopes`).
 struct ScopeKind: OperationKind {
   let name = OperationKindName.scope
   let weight = 5

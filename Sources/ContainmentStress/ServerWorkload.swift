@@ -12,18 +12,20 @@ import SoakVerdicts
 #endif
 
 /// `--workload server`: the runtime alone, shaped like a server, for as long
-/// as the run lasts. No recorder, no model, no checks but the memory and the
-/// throughput: each of `--tasks` workers builds a tree (a window whose root
-/// holds a tab controller of two navigation stacks), shows it, drives it
-/// (pushes and pops, tab switches, sheets presented and dismissed, trait
-/// changes, a reader of its tree's events now and then, a wait for idle),
-/// then lets it go, and starts over. A tree is shown and ended in one of
-/// three ways: run as a service (`Window.run` until a `GracefulShutdown`),
-/// shown and torn down, or shown and dropped without a teardown. Half the
-/// workers' trees are supervised (a hook deadline, the isolate policy). Every
-/// `--quiescent-every` seconds it samples the resident memory, the live
-/// controllers and the throughput; at the end it says whether the run stayed
-/// flat after its warm-up (`Flatness`), and every controller must be released.
+/// as the run lasts.
+///
+/// No recorder, no model, no checks but the memory and the throughput: each of
+/// `--tasks` workers builds a tree (a window whose root holds a tab controller
+/// of two navigation stacks), shows it, drives it (pushes and pops, tab
+/// switches, sheets presented and dismissed, trait changes, a reader of its
+/// tree's events now and then, a wait for idle), then lets it go, and starts
+/// over. A tree is shown and ended in one of three ways: run as a service
+/// (`Window.run` until a `GracefulShutdown`), shown and torn down, or shown and
+/// dropped without a teardown. Half the workers' trees are supervised (a hook
+/// deadline, the isolate policy). Every `--quiescent-every` seconds it samples
+/// the resident memory, the live controllers and the throughput; at the end it
+/// says whether the run stayed flat after its warm-up (`Flatness`), and every
+/// controller must be released.
 enum ServerWorkload {
   /// One sample, taken every period.
   struct Sample: Sendable {
@@ -141,7 +143,8 @@ enum ServerWorkload {
     return outcome
   }
 
-  /// "server 12.0s  trees 1234  requests 45678  3800/s  live controllers 64  RSS 40 MB"
+  /// One progress line, for example
+  /// "server 12.0s  trees 1234  requests 45678  3800/s  live controllers 64  RSS 40 MB".
   static func line(_ sample: Sample, previous: Sample?) -> String {
     let since = previous ?? Sample(time: .zero, resident: nil, requests: 0, cpu: .zero, live: 0, trees: 0)
     let others = ProcessStatus.othersShare(

@@ -70,14 +70,14 @@ struct SlowChildrenTally: Sendable {
 
 /// The tree of `--fault slow-children`, beside the modelled ones: a window
 /// whose environment sets a hook deadline (`--hook-deadline`, 100 ms by
-/// default) with the isolate policy, holding a root container. The
-/// `slowChildren` kind builds containers in it (and splits in windows of
-/// their own) whose children's hooks take a fifth of the deadline each:
-/// a container's scope body, or a navigation or split controller's
-/// transaction, lasts several deadlines of wall time, spent in its
-/// children's hooks. A deadline measures the code's *own* time (nested calls
-/// into other user code pause the outer call's clock), so no container and
-/// no child may be faulted.
+/// default) with the isolate policy, holding a root container.
+///
+/// The `slowChildren` kind builds containers in it (and splits in windows of
+/// their own) whose children's hooks take a fifth of the deadline each: a
+/// container's scope body, or a navigation or split controller's transaction,
+/// lasts several deadlines of wall time, spent in its children's hooks. A
+/// deadline measures the code's *own* time (nested calls into other user code
+/// pause the outer call's clock), so no container and no child may be faulted.
 final class SlowChildrenTree: Sendable {
   let deadline: Duration
   /// How long each child's hook takes.
@@ -90,9 +90,11 @@ final class SlowChildrenTree: Sendable {
   let tally = Locked(SlowChildrenTally())
   private let extras = Locked<[WeakReference]>([])
   /// The longest the process overslept a 5 ms sleep since the last
-  /// `takeStall()`, and the task measuring it. A hook's own time includes
-  /// the time its task waits for a thread: on a starved machine a fault
-  /// may be the machine's, and the finding says how long it stalled.
+  /// `takeStall()`, and the task measuring it.
+  ///
+  /// A hook's own time includes the time its task waits for a thread: on a
+  /// starved machine a fault may be the machine's, and the finding says how
+  /// long it stalled.
   private let stall = Locked(Duration.zero)
   private let probe = Locked<Task<Void, Never>?>(nil)
 
@@ -276,8 +278,9 @@ struct SlowChildrenKind: OperationKind {
   }
 
   /// Runs `steps`; returns what they threw, as a finding: every step is
-  /// legal, so nothing is refused in a correct run. Whatever happened, no
-  /// container and no child may be faulted.
+  /// legal, so nothing is refused in a correct run.
+  ///
+  /// Whatever happened, no container and no child may be faulted.
   private func check(
     _ label: String, tree: SlowChildrenTree, containers: [any ViewController], children: [any ViewController],
     _ steps: () async throws -> Void

@@ -48,9 +48,10 @@ struct RecorderIndex {
 extension Checks {
   /// Every subscriber's events are real (equal to the recorder's), in order,
   /// numbered contiguously, with every gap announced by an exact lost count;
-  /// `subscribed` first, `terminated` (or `lagged`) last. Checks the elements
-  /// stamped before `limit` (all of them when nil: the run is over and every
-  /// stream has ended) and keeps the rest for the next epoch.
+  /// `subscribed` first, `terminated` (or `lagged`) last.
+  ///
+  /// Checks the elements stamped before `limit` (all of them when nil: the run
+  /// is over and every stream has ended) and keeps the rest for the next epoch.
   mutating func checkSubscribers(received: [[LifecycleEvent]], before limit: Duration?, index: RecorderIndex) {
     for position in subscribers.indices {
       var subscriber = subscribers[position]

@@ -99,14 +99,15 @@ struct SupervisionTally: Sendable {
 /// environment bounds calls into user code (`--hook-deadline`, isolate
 /// policy, and the teardown policy of `--teardown-graceful` and
 /// `--teardown-abandon`), holding a container that takes controllers,
-/// containers and scopes whose code hangs or is slow. With a deadline,
-/// every hang must time out, fault its owner and see it isolated, while the
-/// rest of the run goes on. With no deadline and no teardown policy, the
-/// hang stalls its worker and the watchdog names the hook
+/// containers and scopes whose code hangs or is slow.
+///
+/// With a deadline, every hang must time out, fault its owner and see it
+/// isolated, while the rest of the run goes on. With no deadline and no
+/// teardown policy, the hang stalls its worker and the watchdog names the hook
 /// (`hooksRunning`). With no deadline and a teardown policy, each hang is
 /// planted in a tree of its own, which is then torn down: the teardown must
-/// abandon the hung call (`hookAbandoned`) and end; the main tree is torn
-/// down at the end of the run with one last hang planted in it.
+/// abandon the hung call (`hookAbandoned`) and end; the main tree is torn down
+/// at the end of the run with one last hang planted in it.
 final class SupervisedTree: Sendable {
   /// How long a slow hook takes: far below any sensible deadline.
   static let slowHook = Duration.milliseconds(2)
@@ -171,8 +172,10 @@ final class SupervisedTree: Sendable {
   }
 
   /// No deadline, a teardown policy: the window is torn down while a hook
-  /// of a controller in the container hangs. The teardown must abandon it
-  /// and end, and every controller of the tree be torn down.
+  /// of a controller in the container hangs.
+  ///
+  /// The teardown must abandon it and end, and every controller of the tree be
+  /// torn down.
   private func tearDownWithLastHang() async {
     let controller = HangingController(name: "HangAtEnd", behaviour: .hangInWillAppear, tree: self)
     let name = "HangAtEnd.viewWillAppear"
@@ -196,7 +199,9 @@ final class SupervisedTree: Sendable {
   /// `window` and checks what the teardown did: it ended within the
   /// policy's time (plus scheduling), every controller was torn down, the
   /// hung call was reported abandoned on its owner's stream and the owner
-  /// faulted; the request returned. Returns the problems found.
+  /// faulted; the request returned.
+  ///
+  /// Returns the problems found.
   func tearDownHung(_ planting: Planting, window: Window, root: any ViewController) async -> [String] {
     let policy = environment.teardown
     let limit = (policy.graceful ?? .zero) + (policy.abandonAfter ?? .zero) + .seconds(2)
@@ -309,7 +314,9 @@ final class HangRegistry: Sendable {
   private let state = Locked(State())
 
   /// Suspends until the harness releases `name` (or the run releases every
-  /// hung call). Ignores cancellation, as hung code does.
+  /// hung call).
+  ///
+  /// Ignores cancellation, as hung code does.
   func hang(_ name: String) async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
       let (released, arrival) = state.withLock { state -> (Bool, UnsafeContinuation<Void, Never>?) in
@@ -569,10 +576,11 @@ extension World {
 
 /// A task waits for a controller's tree to be idle (`waitUntil(.idle)`)
 /// while the workload keeps trees busy and merges and splits them, moving
-/// the waiter's tree from one link lock to another. It must return once the
-/// tree is idle (at the latest at the next quiescent point; a waiter that
-/// is never woken is a stall the watchdog reports), or leave when the
-/// workload cancels it.
+/// the waiter's tree from one link lock to another.
+///
+/// It must return once the tree is idle (at the latest at the next quiescent
+/// point; a waiter that is never woken is a stall the watchdog reports), or
+/// leave when the workload cancels it.
 struct AwaitIdleKind: OperationKind {
   let name = OperationKindName.awaitIdle
   let weight = 2

@@ -10,13 +10,14 @@ import ContainmentLocking
   import Darwin
 #endif
 
-/// Watches a run's heartbeat. With no progress for `stall` while something is
-/// in flight, it prints what is pending (the operations in flight and every
-/// controller's links) and ends the process as a failed run with one deadlock.
-/// A run of `--seconds S` that has not ended (checks included) after
-/// S + 10 % + 5 s is ended the same way, as failed for its time limit.
-/// It also draws the progress line: refreshed in place on a terminal, a line
-/// every 10 s otherwise.
+/// Watches a run's heartbeat.
+///
+/// With no progress for `stall` while something is in flight, it prints what is
+/// pending (the operations in flight and every controller's links) and ends the
+/// process as a failed run with one deadlock. A run of `--seconds S` that has
+/// not ended (checks included) after S + 10 % + 5 s is ended the same way, as
+/// failed for its time limit. It also draws the progress line: refreshed in
+/// place on a terminal, a line every 10 s otherwise.
 final class Watchdog: Sendable {
   private let state = Locked(State())
   let options: Options

@@ -26,7 +26,9 @@ struct Workload: Sendable {
 
   var quiescentChecks: Int { control.withLock { $0.quiescentChecks } }
 
-  /// Runs the workload to the end. Returns when every worker has stopped.
+  /// Runs the workload to the end.
+  ///
+  /// Returns when every worker has stopped.
   func execute(seed: SplitMix64) async {
     let start = ContinuousClock.now
     let deadline = options.operations == nil ? start + .seconds(options.seconds) : nil
@@ -67,8 +69,9 @@ struct Workload: Sendable {
   }
 
   /// A random operation; under the per-leaf profile, one whose leaves no
-  /// running operation names (they stay claimed until it ends). Nil when the
-  /// selected kinds have nothing to do.
+  /// running operation names (they stay claimed until it ends).
+  ///
+  /// Nil when the selected kinds have nothing to do.
   private func next(_ rng: inout SplitMix64) async -> Operation? {
     let world = run.world
     while true {

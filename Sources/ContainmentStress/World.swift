@@ -25,7 +25,9 @@ final class World: Sendable {
   let environment: ContainmentEnvironment
   let indexByID: [ControllerID: Int]
   /// Built-in containers, one of each per tree, installed under the tree's
-  /// root (ContainerKinds.swift). Not `StressController`s: their children are.
+  /// root (ContainerKinds.swift).
+  ///
+  /// Not `StressController`s: their children are.
   let navigations: [NavigationController]
   let tabs: [TabBarController]
   let splits: [SplitViewController]
@@ -127,7 +129,9 @@ final class World: Sendable {
   }
 
   /// Builds the initial trees, one step at a time (no concurrency yet, except
-  /// racing first view loads). Throws if the runtime refuses a legal setup step.
+  /// racing first view loads).
+  ///
+  /// Throws if the runtime refuses a legal setup step.
   func setUp(_ rng: inout SplitMix64) async throws {
     // Concurrent first accesses: one load, one viewDidLoad (§1).
     await withTaskGroup(of: Void.self) { group in
