@@ -3,6 +3,7 @@ import ContainmentLocking
 
 /// An async gate for tests: tasks `wait()` until someone `open()`s it, and
 /// the test can await "N tasks are waiting" instead of yielding and hoping.
+///
 /// Once open it stays open. Continuations are resumed outside the lock.
 public final class Gate: Sendable {
   private struct State {

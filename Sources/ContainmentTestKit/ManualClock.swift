@@ -45,7 +45,7 @@ public final class ManualClock: Clock, Sendable {
       lhs.offset < rhs.offset
     }
 
-    /// The offset from zero, e.g. `"t+1.5 seconds"`.
+    /// The offset from zero, for example `"t+1.5 seconds"`.
     public var description: String {
       "t+\(offset)"
     }
@@ -54,7 +54,9 @@ public final class ManualClock: Clock, Sendable {
   /// The smallest step the clock can represent: `.zero`, because time moves only when told to.
   public var minimumResolution: Duration { .zero }
 
-  /// The current manual time. Changes only through ``advance(by:)`` and ``advance(to:)``.
+  /// The current manual time.
+  ///
+  /// Changes only through ``advance(by:)`` and ``advance(to:)``.
   ///
   /// Thread-safe; the value may be stale as soon as it is returned if another task advances the clock.
   public var now: Instant {
@@ -227,7 +229,9 @@ extension ManualClock {
     case suspended(satisfiedWaiters: [CheckedContinuation<Void, Never>])
   }
 
-  /// All mutable state of a clock. Only ever touched inside `Locked.withLock`; never resumes anything.
+  /// All mutable state of a clock.
+  ///
+  /// Only ever touched inside `Locked.withLock`; never resumes anything.
   private struct State {
     var now = Instant.zero
     var nextTicket: Ticket = 0

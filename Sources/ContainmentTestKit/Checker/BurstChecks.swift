@@ -2,8 +2,9 @@ import Containment
 
 /// The checks of one burst that need no replay, from what the concurrent
 /// fixture did: the invariants at the quiescent point, every controller's
-/// hook grammar, and the transactions its events carry. Keeps each
-/// controller's grammar from one burst to the next.
+/// hook grammar, and the transactions its events carry.
+///
+/// Keeps each controller's grammar from one burst to the next.
 struct BurstChecks: Sendable {
   private var grammars: [HookGrammar]
   private let naming: ControllerNaming
@@ -14,10 +15,12 @@ struct BurstChecks: Sendable {
     self.naming = naming
   }
 
-  /// What is wrong with one burst. `segments` are the controllers' events
-  /// (nil: left half way through an appearance transition); every
-  /// transaction they carry must have been created between `start` and `end`
-  /// (ids taken before the burst and after its quiescent point).
+  /// What is wrong with one burst.
+  ///
+  /// `segments` are the controllers' events (nil: left half way through an
+  /// appearance transition); every transaction they carry must have been
+  /// created between `start` and `end` (ids taken before the burst and after
+  /// its quiescent point).
   mutating func check(
     _ segments: [[LifecycleEvent]?], controllers: [any ViewController], window: Window,
     start: TransactionID?, end: TransactionID?, lostEvents: Int

@@ -11,7 +11,9 @@ public struct CheckClock: Sendable {
 
   /// A ``ManualClock`` that the checker advances, by a random step, whenever
   /// a task sleeps on it: animations take no real time, and requests that
-  /// arrive meanwhile queue behind them. The default; schedules checked with
+  /// arrive meanwhile queue behind them.
+  ///
+  /// The default; schedules checked with
   /// ``ContainerChecker/check(_:interleaving:)`` always use it.
   public static let manual = CheckClock(kind: .manual)
 

@@ -11,8 +11,10 @@
 /// released. Memory is bounded by one epoch, whatever the run's length.
 public struct CheckConfiguration: Sendable {
   /// Seeds every random choice: the schedules (operations, lanes, animated
-  /// variants, cancellations) and the manual clock's steps. With
-  /// ``Interleaving/threads`` the interleavings still vary from run to run.
+  /// variants, cancellations) and the manual clock's steps.
+  ///
+  /// With ``Interleaving/threads`` the interleavings still vary from run to
+  /// run.
   public var seed: UInt64 = 0x5EED
   /// How long the run goes on.
   public var length: CheckLength = .operations(1_000)
@@ -28,13 +30,16 @@ public struct CheckConfiguration: Sendable {
   public var cancellation = 0.1
   /// The clock the containers run on.
   public var clock: CheckClock = .manual
-  /// How the concurrent operations are scheduled onto threads. With
-  /// ``Interleaving/seeded(_:)``, each epoch derives its own seed from it.
+  /// How the concurrent operations are scheduled onto threads.
+  ///
+  /// With ``Interleaving/seeded(_:)``, each epoch derives its own seed from it.
   public var interleaving: Interleaving = .threads
   /// The linearizability search's bound: how many operations it may replay
   /// to explain one burst (each order it tries replays its operations, and
-  /// an order abandoned half way rebuilds the container). A burst it cannot
-  /// explain within the bound is counted as inconclusive, not as a failure.
+  /// an order abandoned half way rebuilds the container).
+  ///
+  /// A burst it cannot explain within the bound is counted as inconclusive, not
+  /// as a failure.
   public var replayLimit = 400
   /// How many epochs run at the same time, each on fixtures of its own
   /// (2: the checks and replays of one overlap the operations of the other).

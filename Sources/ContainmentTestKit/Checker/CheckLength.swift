@@ -13,7 +13,7 @@ public struct CheckLength: Sendable, Hashable, CustomStringConvertible {
   /// run ends within one epoch of it, plus the reduction of a failure).
   public static func duration(_ duration: Duration) -> CheckLength { CheckLength(kind: .duration(duration)) }
 
-  /// E.g. `1000 operations` or `2.0 seconds`.
+  /// The length in readable form, for example `1000 operations` or `2.0 seconds`.
   public var description: String {
     switch kind {
     case .operations(let count): "\(count) operations"

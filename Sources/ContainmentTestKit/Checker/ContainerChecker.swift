@@ -100,8 +100,10 @@ public struct ContainerChecker<Fixture: CheckableContainer>: Sendable {
 
   /// Runs `schedule` once on fresh fixtures, with the same checks as a run,
   /// on a manual clock, and returns what it finds: what a generated test
-  /// calls. Deterministic with ``Interleaving/seeded(_:)`` as far as the
-  /// operations are (see ``Interleaving``).
+  /// calls.
+  ///
+  /// Deterministic with ``Interleaving/seeded(_:)`` as far as the operations
+  /// are (see ``Interleaving``).
   ///
   /// Runs the operations on the global executor or on a thread of its own
   /// (seeded); returns once both fixtures are torn down and released.

@@ -30,6 +30,7 @@ struct EpochRun<Fixture: CheckableContainer>: Sendable {
   /// and the runtime finishes a released object's link updates in the next
   /// critical section of the link locks, on whichever thread takes one (the
   /// check takes one between its yields: reading a controller's `parent`).
+  ///
   /// A few yields almost always suffice; past them the check waits, in 1 ms
   /// steps, up to `releaseGrace`: a leak is what is still alive then.
   private static func survivors(of references: [WeakReference]) async -> [String] {

@@ -34,8 +34,9 @@ actor EventRecorder {
   }
 
   /// Each controller's events up to its sentinel (call after sending one to
-  /// every controller marked in `sentinelled`), or nil for the others. A
-  /// stream that ends gives what it had.
+  /// every controller marked in `sentinelled`), or nil for the others.
+  ///
+  /// A stream that ends gives what it had.
   func segments(_ sentinelled: [Bool]) async -> [[LifecycleEvent]?] {
     var segments: [[LifecycleEvent]?] = []
     for index in iterators.indices {

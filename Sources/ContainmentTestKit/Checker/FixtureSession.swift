@@ -69,7 +69,9 @@ final class FixtureSession<Fixture: CheckableContainer>: Sendable {
   /// Runs `burst`: one task per lane, each performing its operations in
   /// order, all lanes at once (on `executor` if given, the global one
   /// otherwise), the manual clock driven meanwhile; then waits until the tree
-  /// is idle. Returns every operation's record.
+  /// is idle.
+  ///
+  /// Returns every operation's record.
   func run(
     _ burst: ScheduledBurst, operations: [String: ContainerOperation<Fixture>], executor: (any TaskExecutor)?,
     clockSeed: UInt64

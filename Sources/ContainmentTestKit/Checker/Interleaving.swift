@@ -7,8 +7,10 @@ public struct Interleaving: Sendable, Hashable, CustomStringConvertible {
   let kind: Kind
 
   /// The global concurrent executor: operations run in parallel on every
-  /// core and interleave as the machine happens to schedule them. Finds what
-  /// only real parallelism shows; a failure may not come back on the next run.
+  /// core and interleave as the machine happens to schedule them.
+  ///
+  /// Finds what only real parallelism shows; a failure may not come back on the
+  /// next run.
   public static let threads = Interleaving(kind: .threads)
 
   /// One thread that picks the next step of the concurrent tasks at random

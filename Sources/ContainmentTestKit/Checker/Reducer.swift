@@ -1,8 +1,10 @@
 /// Shrinks a failing schedule while it still fails: delta debugging over
 /// bursts, tasks (lanes) and operations, then animated operations made
-/// plain and cancellations removed. Each smaller schedule is run with
-/// ``ContainerChecker/check(_:interleaving:)`` on seeded interleavings (the
-/// one that failed last first), so a failure it keeps reproduces.
+/// plain and cancellations removed.
+///
+/// Each smaller schedule is run with
+/// ``ContainerChecker/check(_:interleaving:)`` on seeded interleavings (the one
+/// that failed last first), so a failure it keeps reproduces.
 struct Reducer<Fixture: CheckableContainer> {
   let checker: ContainerChecker<Fixture>
   let configuration: CheckConfiguration

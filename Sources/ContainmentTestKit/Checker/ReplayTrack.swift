@@ -2,9 +2,10 @@ import Containment
 
 /// The fixture the linearizability check replays operations on, one at a
 /// time, and the operations it has replayed since the epoch began: the
-/// sequential history explaining every burst so far. When an attempt
-/// leaves it in another state, it is rebuilt: a fresh fixture, the history
-/// replayed on it.
+/// sequential history explaining every burst so far.
+///
+/// When an attempt leaves it in another state, it is rebuilt: a fresh fixture,
+/// the history replayed on it.
 struct ReplayTrack<Fixture: CheckableContainer>: Sendable {
   private let make: @Sendable (ContainmentEnvironment) async throws -> Fixture
   private let operations: [String: ContainerOperation<Fixture>]
@@ -41,9 +42,11 @@ struct ReplayTrack<Fixture: CheckableContainer>: Sendable {
   }
 
   /// Replays `order` from the state `history` leads to; nil if the fixture
-  /// could not be rebuilt. `attributed`: an id is taken between operations
-  /// (``StampController``), so that each event can be traced to the
-  /// operation that caused it, and checked to come from it (E3).
+  /// could not be rebuilt.
+  ///
+  /// `attributed`: an id is taken between operations (``StampController``), so
+  /// that each event can be traced to the operation that caused it, and checked
+  /// to come from it (E3).
   mutating func attempt(_ order: [ScheduledOperation], canonical: ControllerNaming, attributed: Bool) async
     -> Attempt?
   {

@@ -6,7 +6,9 @@ public struct ScheduledOperation: Sendable, Hashable, CustomStringConvertible {
   /// Passed to the operation's body.
   public var animated: Bool
   /// If set, the operation's task is cancelled by a task that starts with
-  /// it and yields this many times first (0: at once). Nil: never cancelled.
+  /// it and yields this many times first (0: at once).
+  ///
+  /// Nil: never cancelled.
   public var cancelledAfter: Int?
 
   /// The operation `name`, animated or not, cancelled after `cancelledAfter`
@@ -22,7 +24,7 @@ public struct ScheduledOperation: Sendable, Hashable, CustomStringConvertible {
     ScheduledOperation(name, animated: animated, cancelledAfter: cancelledAfter)
   }
 
-  /// E.g. `tap first (animated, cancelled after 2)`.
+  /// The operation in readable form, for example `tap first (animated, cancelled after 2)`.
   public var description: String {
     var traits: [String] = []
     if animated { traits.append("animated") }

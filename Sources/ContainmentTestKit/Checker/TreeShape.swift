@@ -2,8 +2,9 @@ import Containment
 
 /// A fixture's tree at a quiescent point, in positions of the watched
 /// controllers: the window's root and, for every watched controller, its
-/// parent, children, view, appearance state and what it presents. Two
-/// fixtures in the same state have equal shapes.
+/// parent, children, view, appearance state and what it presents.
+///
+/// Two fixtures in the same state have equal shapes.
 struct TreeShape: Sendable, Equatable {
   /// Where a controller's root view is.
   enum ViewPlace: Sendable, Equatable, CustomStringConvertible {
