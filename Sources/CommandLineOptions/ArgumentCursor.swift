@@ -22,7 +22,9 @@ package struct ArgumentCursor: Sendable {
   package mutating func next() -> String? { remaining.popFirst() }
 
   /// The value of `flag`, consumed; `what` names what the flag takes, for the
-  /// error ("a path"). Throws if no argument follows or the next is a flag.
+  /// error ("a path").
+  ///
+  /// Throws if no argument follows or the next is a flag.
   package mutating func value(of flag: String, _ what: String) throws(UsageError) -> String {
     guard let value = remaining.first, !value.hasPrefix("--") else { throw .missingValue(flag, what) }
     remaining.removeFirst()

@@ -13,8 +13,10 @@ package enum StandardStream: Hashable, Sendable {
   /// Where diagnostics go: usage errors, progress.
   case error
 
-  /// Writes `text` as it is (add the newline yourself). The C streams are
-  /// flushed first, so that what `print` wrote earlier comes first.
+  /// Writes `text` as it is (add the newline yourself).
+  ///
+  /// The C streams are flushed first, so that what `print` wrote earlier comes
+  /// first.
   package func write(_ text: String) {
     fflush(nil)
     writeAll(text, to: self == .output ? 1 : 2)

@@ -44,7 +44,9 @@ package protocol ToolOptions: Sendable {
 
 extension ToolOptions {
   /// What `arguments` (without the program's name) ask for: a run with the
-  /// options they set, or an exit with the text to print. Has no effect.
+  /// options they set, or an exit with the text to print.
+  ///
+  /// Has no effect.
   package static func invocation(_ arguments: [String]) -> Invocation<Self> {
     var options = Self()
     var cursor = ArgumentCursor(arguments)

@@ -1,7 +1,8 @@
 /// A command line the tool cannot run: an unknown flag, or a flag whose
-/// value is missing or malformed. Nothing has run when it is thrown; the
-/// tool prints ``message`` and its usage to standard error and exits with
-/// ``ExitStatus/usage``.
+/// value is missing or malformed.
+///
+/// Nothing has run when it is thrown; the tool prints ``message`` and its usage
+/// to standard error and exits with ``ExitStatus/usage``.
 package struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
   /// One line that names the flag and what is wrong with it.
   package let message: String

@@ -1,4 +1,4 @@
-/// Distances inset from each edge of a rectangle, e.g. margins or padding.
+/// Distances inset from each edge of a rectangle, such as margins or padding.
 ///
 /// Plain value type; safe to share across concurrency domains.
 public struct EdgeInsets: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -27,7 +27,7 @@ public struct EdgeInsets: Sendable, Hashable, Codable, CustomStringConvertible {
   /// No inset on any edge.
   public static let zero = EdgeInsets()
 
-  /// The four distances, e.g. `"(top: 8, left: 16, bottom: 8, right: 16)"`.
+  /// The four distances, for example `"(top: 8, left: 16, bottom: 8, right: 16)"`.
   public var description: String {
     "(top: \(geometryText(top)), left: \(geometryText(left)), "
       + "bottom: \(geometryText(bottom)), right: \(geometryText(right)))"

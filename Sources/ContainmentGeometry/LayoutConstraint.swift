@@ -50,7 +50,8 @@ public struct LayoutConstraint<Item: Hashable & Sendable>: Sendable, Hashable, C
     self.constant = constant
   }
 
-  /// The equality in readable form, e.g. `"b.left == a.right + 8"` or `"a.width == 100"`.
+  /// The equality in readable form, for example `"b.left == a.right + 8"` or
+  /// `"a.width == 100"`.
   public var description: String {
     let lhs = "\(item).\(attribute)"
     guard let relatedItem else {

@@ -38,11 +38,14 @@ public struct LayoutSolver<Item: Hashable & Sendable>: Sendable {
   ///
   /// Plain value type; safe to share across concurrency domains.
   public struct Node: Sendable, Hashable {
-    /// The view's superview, or `nil` for a root. A superview that is not itself among the solved
-    /// nodes also makes this node a root.
+    /// The view's superview, or `nil` for a root.
+    ///
+    /// A superview that is not itself among the solved nodes also makes this node a root.
     public var superview: Item?
-    /// The view's current frame in its superview's coordinate space. A root's frame is fixed;
-    /// other frames supply the values of attributes no constraint determines.
+    /// The view's current frame in its superview's coordinate space.
+    ///
+    /// A root's frame is fixed; other frames supply the values of attributes no constraint
+    /// determines.
     public var frame: Rect
 
     /// Creates a node; `superview` defaults to `nil`, making it a root.
@@ -52,7 +55,9 @@ public struct LayoutSolver<Item: Hashable & Sendable>: Sendable {
     }
   }
 
-  /// Creates a solver. It has no configuration and no state.
+  /// Creates a solver.
+  ///
+  /// It has no configuration and no state.
   public init() {}
 
   /// Returns new frames for every node and the constraints that do not hold for them.

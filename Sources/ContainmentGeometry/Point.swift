@@ -16,7 +16,7 @@ public struct Point: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The origin, `(0, 0)`.
   public static let zero = Point(x: 0, y: 0)
 
-  /// The coordinates, e.g. `"(x: 10, y: 2.5)"`.
+  /// The coordinates, for example `"(x: 10, y: 2.5)"`.
   public var description: String {
     "(x: \(geometryText(x)), y: \(geometryText(y)))"
   }

@@ -65,7 +65,7 @@ public struct Rect: Sendable, Hashable, Codable, CustomStringConvertible {
     point.x >= minX && point.x < maxX && point.y >= minY && point.y < maxY
   }
 
-  /// Origin and extent, e.g. `"(x: 0, y: 0, w: 100, h: 50)"`.
+  /// Origin and extent, for example `"(x: 0, y: 0, w: 100, h: 50)"`.
   public var description: String {
     "(x: \(geometryText(origin.x)), y: \(geometryText(origin.y)), "
       + "w: \(geometryText(size.width)), h: \(geometryText(size.height)))"

@@ -17,7 +17,7 @@ public struct Size: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The empty size, `0 × 0`.
   public static let zero = Size(width: 0, height: 0)
 
-  /// The extents, e.g. `"(w: 100, h: 50)"`.
+  /// The extents, for example `"(w: 100, h: 50)"`.
   public var description: String {
     "(w: \(geometryText(width)), h: \(geometryText(height)))"
   }

@@ -1,6 +1,7 @@
 /// The package's test seams that wait for a count to reach a value (requests
-/// queued, view readers waiting, transactions waiting for admission). Kept
-/// inside the state its lock guards; the continuations it hands back are
+/// queued, view readers waiting, transactions waiting for admission).
+///
+/// Kept inside the state its lock guards; the continuations it hands back are
 /// resumed after that lock is released.
 public struct CountObservers {
   /// No observers.

@@ -1,10 +1,11 @@
 import Synchronization
 
 /// A value its link domain guards: the one guarded cell of the runtime's
-/// tree state (a controller's links, a hierarchy slot). Its value is
-/// reachable only with a ``LinkSection`` in hand (`cell[held]`), that is,
-/// inside a ``TreeLock`` section; debug builds check, at every access, that
-/// the section holds this cell's domain.
+/// tree state (a controller's links, a hierarchy slot).
+///
+/// Its value is reachable only with a ``LinkSection`` in hand (`cell[held]`),
+/// that is, inside a ``TreeLock`` section; debug builds check, at every access,
+/// that the section holds this cell's domain.
 ///
 /// A final class, not a struct inside its owner: a generic class's
 /// subscript is inlined into the runtime even across the module boundary,

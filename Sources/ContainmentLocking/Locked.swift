@@ -35,9 +35,10 @@ public struct Locked<Value>: @unchecked Sendable {
 
   /// Runs `body` with the lock held; a contended caller tries again up to
   /// `tries` times, with a growing pause and a thread yield every 16 tries,
-  /// before it sleeps in the mutex. For a lock whose sections are so short
-  /// that a waiter should almost never sleep: once one has, glibc turns
-  /// every release into a futex wake.
+  /// before it sleeps in the mutex.
+  ///
+  /// For a lock whose sections are so short that a waiter should almost never
+  /// sleep: once one has, glibc turns every release into a futex wake.
   ///
   /// The release stays `pthread_mutex_unlock` (an opaque call) on purpose:
   /// with an inlined atomic release, Swift's reference-counting optimizer

@@ -1,6 +1,8 @@
 /// A value that the first of several racing parties sets, once; later
-/// settings are ignored. One waiter may suspend until it is set. The
-/// waiter is resumed outside the lock.
+/// settings are ignored.
+///
+/// One waiter may suspend until it is set. The waiter is resumed outside the
+/// lock.
 public final class OneShot<Value: Sendable>: Sendable {
   private struct State {
     var value: Value?
@@ -27,7 +29,9 @@ public final class OneShot<Value: Sendable>: Sendable {
   /// Whether the value is set.
   public var isResolved: Bool { state.withLock { $0.value != nil } }
 
-  /// Suspends until the value is set (at once if it is). One waiter.
+  /// Suspends until the value is set (at once if it is).
+  ///
+  /// One waiter.
   public func value() async -> Value {
     await withUnsafeContinuation { continuation in
       let ready = state.withLock { state -> Value? in

@@ -31,7 +31,9 @@ public final class ReleasedUpdates: Sendable {
   @inlinable @inline(__always)
   public var isEmpty: Bool { total.load(ordering: .acquiring) == 0 }
 
-  /// From a `deinit`: adds an update for `domain`. Takes no link lock.
+  /// From a `deinit`: adds an update for `domain`.
+  ///
+  /// Takes no link lock.
   public func append(_ update: @escaping Update, in domain: Int) {
     lists[domain].withLock { list in
       list.append(update)

@@ -18,8 +18,9 @@ extension TreeLock {
   }
 
   /// With the locks of `member`'s domain and of `domain` held: moves
-  /// `member` and every object linked to it into `domain`. O(size of the
-  /// component); nothing when `member` is in `domain` already.
+  /// `member` and every object linked to it into `domain`.
+  ///
+  /// O(size of the component); nothing when `member` is in `domain` already.
   public static func join(_ held: LinkSection, _ member: some LinkedObject, into domain: Int) {
     let old = member.linkDomain
     guard old != domain else { return }
@@ -36,8 +37,9 @@ extension TreeLock {
 }
 
 /// An object that links to others (a controller's node, a view, a window):
-/// the unit that link domains move (``TreeLock/join(_:_:into:)``). Each
-/// lists its own links, so the lock layer knows none of their types.
+/// the unit that link domains move (``TreeLock/join(_:_:into:)``).
+///
+/// Each lists its own links, so the lock layer knows none of their types.
 public protocol LinkedObject: LinkGuarded {
   /// With this object's domain held: appends every object it links to.
   func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject])

@@ -12,9 +12,10 @@ public protocol LinkGuarded: AnyObject {
 /// Proof that the calling code runs inside a link-lock section: every
 /// ``TreeLock/withLock(_:_:)`` section hands one to its body, and nothing
 /// else can make one (its initializer is internal to the locking module), so state that
-/// asks for it cannot be reached outside a section. Guarded state takes it
-/// as a subscript argument (`links[held].children`); helpers that run inside
-/// a section take it as their first parameter.
+/// asks for it cannot be reached outside a section.
+///
+/// Guarded state takes it as a subscript argument (`links[held].children`);
+/// helpers that run inside a section take it as their first parameter.
 ///
 /// It proves *a* section, not which locks: debug builds check, at every
 /// access, that the section holds the lock of the accessed object's domain.
@@ -63,10 +64,11 @@ public enum TreeLock {
   /// Link updates handed over by `deinit`s (see ``afterRelease(in:_:)``).
   @usableFromInline static let released = ReleasedUpdates(count: domains.count)
 
-  /// Runs `body` with the lock of `member`'s domain held. `body` must not
-  /// suspend, call a hook, resume a continuation, or deliver an event. Link
-  /// updates handed over by `deinit`s run first, so `body` never sees links
-  /// of a released object.
+  /// Runs `body` with the lock of `member`'s domain held.
+  ///
+  /// `body` must not suspend, call a hook, resume a continuation, or deliver an
+  /// event. Link updates handed over by `deinit`s run first, so `body` never
+  /// sees links of a released object.
   @inlinable @inline(__always)
   public static func withLock<Result>(_ member: some LinkGuarded, _ body: (LinkSection) throws -> Result) rethrows
     -> Result
@@ -137,8 +139,9 @@ public enum TreeLock {
   }
 
   /// Runs `body` with the locks of the domains of every element of `items`
-  /// (`domain` reads one) held, taken in index order. Allocates nothing when
-  /// they share one domain, the common case.
+  /// (`domain` reads one) held, taken in index order.
+  ///
+  /// Allocates nothing when they share one domain, the common case.
   public static func withLock<Items: Collection, Result>(
     each items: Items, _ domain: (Items.Element) -> Int, _ body: (LinkSection) throws -> Result
   ) rethrows -> Result {
@@ -187,8 +190,9 @@ public enum TreeLock {
   /// Runs `body` with the lock of `domain` held if nothing has moved out of
   /// that domain since its generation was `generation` (read under its lock
   /// earlier, with ``LinkDomainTable/generation(_:)``): then every object
-  /// that was in it still is, without asking each. Returns nil, having run
-  /// nothing, otherwise.
+  /// that was in it still is, without asking each.
+  ///
+  /// Returns nil, having run nothing, otherwise.
   @inlinable
   public static func withLock<Result>(
     domain: Int, ifGeneration generation: UInt, _ body: (LinkSection) throws -> Result
@@ -207,7 +211,9 @@ public enum TreeLock {
   }
 
   /// Debug builds: stops the process if the calling thread does not hold
-  /// the lock of `member`'s domain. Every guarded field's accessor calls it.
+  /// the lock of `member`'s domain.
+  ///
+  /// Every guarded field's accessor calls it.
   @inlinable @inline(__always)
   public static func assertHeld(_ member: some LinkGuarded) {
     #if DEBUG
@@ -220,20 +226,23 @@ public enum TreeLock {
 
   /// Hands over a link update a `deinit` must make (a released window takes
   /// its tree off screen; a released container's surviving children become
-  /// roots) on objects of `domain`. A `deinit` cannot take a link lock: the
-  /// last reference may be dropped by code that holds it. The update runs,
-  /// under the lock of `domain`, at the start of the next critical section
-  /// that takes it, before anyone can read the links it fixes (moving an
-  /// object to another domain takes its domain's lock first), or at the end
-  /// of any section if that domain is free then. It must not keep the
-  /// objects it updates alive.
+  /// roots) on objects of `domain`.
+  ///
+  /// A `deinit` cannot take a link lock: the last reference may be dropped by
+  /// code that holds it. The update runs, under the lock of `domain`, at the
+  /// start of the next critical section that takes it, before anyone can read
+  /// the links it fixes (moving an object to another domain takes its domain's
+  /// lock first), or at the end of any section if that domain is free then. It
+  /// must not keep the objects it updates alive.
   public static func afterRelease(in domain: Int, _ update: @escaping @Sendable (LinkSection) -> Void) {
     released.append(update, in: domain)
   }
 
   /// Takes and releases every domain's lock in turn, running the link
   /// updates handed over to each: afterwards, no update handed over before
-  /// the call is still pending or running. For leak checks.
+  /// the call is still pending or running.
+  ///
+  /// For leak checks.
   public static func settleReleases() {
     for domain in 0..<domains.count {
       domains.lock(domain, retrying: triesBeforeSleeping)
@@ -257,7 +266,9 @@ public enum TreeLock {
 
   /// After a section: runs the updates handed over to domains nobody holds,
   /// so that a domain nobody takes again does not leave every section on
-  /// the slow path. Never waits for a lock.
+  /// the slow path.
+  ///
+  /// Never waits for a lock.
   @usableFromInline static func runReleasedOfIdleDomains() {
     for domain in released.domainsWithUpdates where domains.tryLock(domain) {
       runReleased(in: [domain])

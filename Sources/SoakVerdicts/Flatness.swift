@@ -1,7 +1,9 @@
 /// Whether a long run stays flat: its resident memory does not grow and its
-/// throughput does not fall as it goes on. Pure functions over samples taken
-/// at the run's epochs (no clock, no process state), shared by
-/// `containment-stress`'s checked workload and its `server` workload.
+/// throughput does not fall as it goes on.
+///
+/// Pure functions over samples taken at the run's epochs (no clock, no process
+/// state), shared by `containment-stress`'s checked workload and its `server`
+/// workload.
 ///
 /// Both verdicts skip a warm-up (the first 10 % of the run) and compare the
 /// run's quarters by their medians, which one odd epoch does not move; each
@@ -55,9 +57,10 @@ public enum Flatness {
     /// (frequency, neighbours' memory traffic, time stolen by the host),
     /// which neither the quarters' spread nor the others' load shows: a run
     /// shorter than `driftSpan` may drop by up to this much more, in
-    /// proportion to how much shorter it is. A run of two minutes therefore
-    /// catches a gross slowdown (a quarter or more); the 5 % is checked by
-    /// runs of half an hour or more.
+    /// proportion to how much shorter it is.
+    ///
+    /// A run of two minutes therefore catches a gross slowdown (a quarter or
+    /// more); the 5 % is checked by runs of half an hour or more.
     public var machineDrift = 0.25
     /// Runs at least this long (seconds) get no allowance for the machine's drift.
     public var driftSpan = 1800.0
