@@ -22,10 +22,12 @@ actor Panel: ViewController {
   func viewWillAppear(_ animated: Bool) async { await backend.fetch() }
 }
 
-/// Where panels load their content from. A healthy backend answers at once;
-/// a stuck one keeps every caller suspended until ``release()``, the
-/// server's last step, so that no hook is left waiting when the process ends.
-/// Not an actor: a lock-protected list of waiting continuations.
+/// Where panels load their content from.
+///
+/// A healthy backend answers at once; a stuck one keeps every caller suspended
+/// until ``release()``, the server's last step, so that no hook is left waiting
+/// when the process ends. Not an actor: a lock-protected list of waiting
+/// continuations.
 final class Backend: Sendable {
   private struct State {
     var isReleased = false
@@ -76,6 +78,7 @@ actor SessionRoot: ViewController {
 
   /// The UIKit three-step add, as one transaction on this container's
   /// queue: requests from the session's other client wait until it ends.
+  ///
   /// With a hook deadline, a child's hung hook delays it by the deadline at
   /// most: the transaction goes on without that hook.
   nonisolated func show(_ child: any ViewController, in frame: Rect) async throws {

@@ -116,6 +116,7 @@ actor TwoTabContainer: ViewController {
 
   /// A button tap: one transaction on this container's queue, so a tap that
   /// arrives while another runs waits for it, whichever task it comes from.
+  ///
   /// Returns the tap's transaction id (every event it causes carries it).
   @discardableResult
   nonisolated func tap(_ button: Button, animated: Bool = false) async throws -> TransactionID {
@@ -139,7 +140,9 @@ actor TwoTabContainer: ViewController {
   /// Swaps the active child at once: remove the old one the UIKit way
   /// (`willMove(nil)`, remove its root view, `removeFromParent`), then add the
   /// new one (`addChild`, size its root view to the content area, add it,
-  /// `didMove(self)`). Runs inside the tap's scope.
+  /// `didMove(self)`).
+  ///
+  /// Runs inside the tap's scope.
   private nonisolated func show(_ child: any ViewController) async throws {
     let old = await active
     guard child !== old else { return }
@@ -196,7 +199,9 @@ func runScript() async throws {
 }
 
 /// `count` taps, instant and animated mixed, fired from `count` tasks at once
-/// on a short real clock; then the checks. Returns the number of violations.
+/// on a short real clock; then the checks.
+///
+/// Returns the number of violations.
 func runConcurrent(_ count: Int) async throws -> Int {
   let first = Page("first", verbose: false)
   let second = Page("second", verbose: false)

@@ -128,9 +128,11 @@ struct ContainerCheckerTests {
   }
 
   /// The test a run printed for the broken container, its body pasted as it
-  /// came: it compiles against the public API. It fails by design (until the
-  /// container is fixed), and a change to the runtime's suspension points may
-  /// change which interleaving fails, so it runs as an intermittent known issue.
+  /// came: it compiles against the public API.
+  ///
+  /// It fails by design (until the container is fixed), and a change to the
+  /// runtime's suspension points may change which interleaving fails, so it
+  /// runs as an intermittent known issue.
   @Test func theTestGeneratedForTheBrokenContainerCompilesAndRuns() async {
     await withKnownIssue("reproduces the broken container's bug", isIntermittent: true) {
       let schedule = ContainerSchedule([

@@ -4,7 +4,9 @@ import Testing
 @testable import Containment
 
 /// Checks one controller's hook sequence against the appearance cycle of
-/// §3 (reversals allowed, A3). Returns the first illegal step, or nil.
+/// §3 (reversals allowed, A3).
+///
+/// Returns the first illegal step, or nil.
 func appearanceViolation(of name: String, in log: [String], from start: AppearanceState = .disappeared) -> String? {
   var state = start
   for entry in log where entry.hasPrefix("\(name).") {

@@ -7,9 +7,11 @@ import Testing
 /// A request made from a hook is queued behind the running transaction for
 /// as long as that transaction may still owe hooks to the controllers the
 /// request touches (R2, R6, P5) — from did-hooks as from will-hooks, for
-/// every verb. Each test arms one hook to make a request onto its own
-/// controller and logs whether the request was complete when the hook's call
-/// returned; the whole hook log shows where the request ran.
+/// every verb.
+///
+/// Each test arms one hook to make a request onto its own controller and logs
+/// whether the request was complete when the hook's call returned; the whole
+/// hook log shows where the request ran.
 @Suite(.timeLimit(.minutes(1)))
 struct DidHookRequestTests {
   /// A request armed on one hook of one controller.

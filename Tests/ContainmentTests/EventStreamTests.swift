@@ -28,7 +28,9 @@ struct EventStreamTests {
 
   /// One `events()` value is one subscription: its first iterator gets the
   /// events, a second iterator of the same value ends at once (E1: subscribe
-  /// once per consumer). Exercises `LifecycleEvents`' own iterator.
+  /// once per consumer).
+  ///
+  /// Exercises `LifecycleEvents`' own iterator.
   @Test func oneSubscriptionFeedsOnlyItsFirstIterator_E1() async throws {
     let f = Fixture()
     let c = f.controller("C")

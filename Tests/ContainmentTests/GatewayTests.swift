@@ -369,8 +369,10 @@ struct GatewayTests {
 
   /// A hook that awaits, from a detached task, a request on its own
   /// container waits for itself: a user's deadlock, as a synchronous
-  /// dispatch onto the main queue from the main queue. Without a deadline
-  /// nothing is cancelled, but a stall interval names the hook (V6).
+  /// dispatch onto the main queue from the main queue.
+  ///
+  /// Without a deadline nothing is cancelled, but a stall interval names the
+  /// hook (V6).
   @Test func aStallReportNamesAHookThatWaitsForItsOwnContainer_V6() async throws {
     let f = Fixture()
     let clock = ManualClock()

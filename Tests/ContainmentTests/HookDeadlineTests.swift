@@ -157,8 +157,10 @@ struct HookDeadlineTests {
 
   /// A hook that waits for a request it made from a detached task: the
   /// request waits behind the hook's own transaction, which waits for the
-  /// hook. The deadline breaks the cycle: the transaction moves on, the
-  /// request runs, and the hook returns late, its controller faulted.
+  /// hook.
+  ///
+  /// The deadline breaks the cycle: the transaction moves on, the request runs,
+  /// and the hook returns late, its controller faulted.
   @Test func aHookAwaitingADetachedRequestBehindItsOwnTransactionIsCutLoose_V1() async throws {
     let f = Fixture()
     let clock = ManualClock()

@@ -6,6 +6,7 @@ import Testing
 
 /// §8 for lifetimes: torn-down trees, released windows, calls that
 /// cannot throw, subscriber policies and requests hooks make without end.
+///
 /// Each refusal is a typed error or a `callIgnored` event, and the tree is
 /// unchanged.
 @Suite(.timeLimit(.minutes(1)))
@@ -160,6 +161,7 @@ struct LifetimeMisuseTests {
 
   /// Each child's `willMove` asks its container to add the next child: a
   /// chain that never ends by itself, drained by the first caller's task.
+  ///
   /// Cancelling that task stops it: the request queued after the
   /// cancellation completes with `CancellationError` and changes nothing.
   @Test func cancellingTheDrainingTaskStopsRequestsHooksKeepQueueing_R3() async throws {

@@ -3,10 +3,11 @@ import Testing
 
 @testable import Containment
 
-/// §10: a presentation lasts while its presenter keeps its place. When the
-/// presenter (or an ancestor) leaves its parent, or the presented controller
-/// it is inside is dismissed, the presentation ends first, in the same
-/// transaction, as a dismissal that is not animated, and the `dismissed`
+/// §10: a presentation lasts while its presenter keeps its place.
+///
+/// When the presenter (or an ancestor) leaves its parent, or the presented
+/// controller it is inside is dismissed, the presentation ends first, in the
+/// same transaction, as a dismissal that is not animated, and the `dismissed`
 /// event gives the removal's reason.
 @Suite(.timeLimit(.minutes(1)))
 struct PresentationLifetimeTests {

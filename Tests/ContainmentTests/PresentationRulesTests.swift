@@ -490,7 +490,9 @@ struct InteractiveDismissalTests {
 @Suite(.timeLimit(.minutes(1)))
 struct InteractiveDismissalQueueTests {
   /// P, a window's root, presents S (with `style`), whose child C presents
-  /// F `.fullScreen`: S's layer is off screen. The log is emptied.
+  /// F `.fullScreen`: S's layer is off screen.
+  ///
+  /// The log is emptied.
   private func coveredPresentation(_ f: Fixture, style: PresentationStyle) async throws
     -> (Window, RecordingController, RecordingController, RecordingController, RecordingController)
   {

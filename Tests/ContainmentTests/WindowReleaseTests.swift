@@ -5,8 +5,9 @@ import Testing
 
 /// A released window takes its whole tree off screen (§2 invariants, V3):
 /// presented chains included, and controllers whose appearance was under way
-/// end off screen once it finishes. No hooks: the window is gone, like a
-/// window released at rest.
+/// end off screen once it finishes.
+///
+/// No hooks: the window is gone, like a window released at rest.
 @Suite(.timeLimit(.minutes(1)))
 struct WindowReleaseTests {
   @Test func aReleasedWindowTakesItsPresentedChainOffScreen_invariants() async throws {

@@ -10,9 +10,10 @@
 /// A task executor that tells a test when it has nothing left to run: once a
 /// task started on it (`Task(executorPreference:)`) has run up to a
 /// suspension nobody has resumed (a request waiting for its turn in a queue,
-/// a subscriber waiting in `next()`), ``idle()`` returns. No polling and no
-/// yielding: the thread that runs the jobs wakes the test when its queue is
-/// empty.
+/// a subscriber waiting in `next()`), ``idle()`` returns.
+///
+/// No polling and no yielding: the thread that runs the jobs wakes the test
+/// when its queue is empty.
 ///
 /// The runtime's request and subscription paths are nonisolated (and default
 /// actors run on a task's preferred executor), so a task started here stays

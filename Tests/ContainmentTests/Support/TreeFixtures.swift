@@ -30,7 +30,9 @@ struct Fixture {
     return (window, r, p, c)
   }
 
-  /// The UIKit three-step add: addChild, install the view, didMove. Empties the log.
+  /// The UIKit three-step add: addChild, install the view, didMove.
+  ///
+  /// Empties the log.
   func install(_ child: RecordingController, in parent: RecordingController) async throws {
     try await parent.addChild(child)
     try await parent.view.addSubview(await child.view)
