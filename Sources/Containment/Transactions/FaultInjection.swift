@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Deliberate faults, for proving that the stress harness catches real bugs
-/// (issue: "the harness finds real bugs when one is planted").
+/// Deliberate faults, for proving that the stress harness finds a real bug
+/// when one is planted.
 ///
 /// Off unless a harness turns them on; never used by the runtime itself.
 package enum FaultInjection {
