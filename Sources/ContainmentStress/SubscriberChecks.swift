@@ -25,12 +25,20 @@ struct SubscriberCheck: Sendable {
   }
 }
 
-/// The recorders' events of the epochs a subscriber's element can still
-/// belong to (the epoch being checked and the one before): each event's
+/// The recorders' events a subscriber's element can still be, with each one's
 /// sequence number in its controller's stream.
+///
+/// Those of the epoch being checked and the one before, and each
+/// controller's newest ones whatever their epoch: an idle subscriber reads
+/// its newest elements only after the teardown, and a controller may have
+/// been quiet for epochs before it. Bounded: two epochs, and `tailLength`
+/// events per controller.
 struct RecorderIndex {
+  /// More than an idle subscriber keeps (`keepNewest(16)`).
+  static let tailLength = 32
   private var current: [EventKey: Int] = [:]
   private var previous: [EventKey: Int] = [:]
+  private var tails: [ControllerID: [(key: EventKey, sequence: Int)]] = [:]
 
   /// Starts the next epoch with its recorders' events.
   mutating func advance(_ events: [[LifecycleEvent]]) {
@@ -39,10 +47,18 @@ struct RecorderIndex {
     current.reserveCapacity(events.reduce(0) { $0 + $1.count })
     for stream in events {
       for event in stream { current[EventKey(event)] = event.sequenceNumber }
+      for event in stream.suffix(Self.tailLength) {
+        tails[event.controller, default: []].append((EventKey(event), event.sequenceNumber))
+      }
+    }
+    for controller in tails.keys where tails[controller, default: []].count > Self.tailLength {
+      tails[controller, default: []].removeFirst(tails[controller, default: []].count - Self.tailLength)
     }
   }
 
-  subscript(_ key: EventKey) -> Int? { current[key] ?? previous[key] }
+  subscript(_ key: EventKey) -> Int? {
+    current[key] ?? previous[key] ?? tails[key.controller]?.last(where: { $0.key == key })?.sequence
+  }
 }
 
 extension Checks {
