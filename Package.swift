@@ -16,6 +16,7 @@ let package = Package(
     .executable(name: "event-stream-consumer", targets: ["EventStreamConsumer"]),
     .executable(name: "two-tab", targets: ["TwoTab"]),
     .executable(name: "session-server", targets: ["SessionServer"]),
+    .plugin(name: "ContainmentHookNames", targets: ["ContainmentHookNames"]),
   ],
   targets: [
     .target(name: "ContainmentGeometry", swiftSettings: strict),
@@ -24,6 +25,11 @@ let package = Package(
     .target(name: "ContainmentTestKit", dependencies: ["Containment", "ContainmentLocking"], swiftSettings: strict),
     .target(name: "CommandLineOptions", swiftSettings: strict),
     .target(name: "SoakVerdicts", swiftSettings: strict),
+    .target(name: "HookNameCheck", swiftSettings: strict),
+    .executableTarget(
+      name: "containment-hook-names", dependencies: ["HookNameCheck"],
+      path: "Sources/ContainmentHookNamesTool", swiftSettings: strict),
+    .plugin(name: "ContainmentHookNames", capability: .buildTool(), dependencies: ["containment-hook-names"]),
     .executableTarget(
       name: "ContainmentStress",
       dependencies: ["Containment", "ContainmentLocking", "ContainmentTestKit", "CommandLineOptions", "SoakVerdicts"],
@@ -33,19 +39,20 @@ let package = Package(
       swiftSettings: strict),
     .executableTarget(
       name: "EventStreamConsumer", dependencies: ["Containment", "CommandLineOptions"],
-      path: "Examples/EventStreamConsumer", swiftSettings: strict),
+      path: "Examples/EventStreamConsumer", swiftSettings: strict, plugins: ["ContainmentHookNames"]),
     .executableTarget(
       name: "TwoTab", dependencies: ["Containment", "ContainmentTestKit", "CommandLineOptions"],
       path: "Examples/TwoTab",
-      swiftSettings: strict),
+      swiftSettings: strict, plugins: ["ContainmentHookNames"]),
     .executableTarget(
       name: "SessionServer", dependencies: ["Containment", "CommandLineOptions"], path: "Examples/SessionServer",
-      swiftSettings: strict),
+      swiftSettings: strict, plugins: ["ContainmentHookNames"]),
     .testTarget(
       name: "ContainmentTests",
       dependencies: ["Containment", "ContainmentLocking", "ContainmentTestKit", "CommandLineOptions"],
-      swiftSettings: strict
+      swiftSettings: strict, plugins: ["ContainmentHookNames"]
     ),
     .testTarget(name: "SoakVerdictsTests", dependencies: ["SoakVerdicts"], swiftSettings: strict),
+    .testTarget(name: "HookNameCheckTests", dependencies: ["HookNameCheck"], swiftSettings: strict),
   ]
 )

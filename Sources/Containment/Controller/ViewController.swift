@@ -58,9 +58,16 @@ public protocol ViewController: Actor {
   func viewDidDisappear(_ animated: Bool) async
   /// The hook behind ``willMove(toParent:)``: the controller is about to be
   /// added to `parent`, or removed from its parent when `parent` is nil.
+  ///
+  /// UIKit's override point `willMove(toParent:)` is the verb here: a
+  /// controller that declares it is never called (the `ContainmentHookNames`
+  /// build plugin reports it as an error). Implement this hook instead.
   func viewWillMove(toParent parent: (any ViewController)?) async
   /// The hook behind ``didMove(toParent:)``: the controller was added to
   /// `parent`, or removed from its parent when `parent` is nil.
+  ///
+  /// UIKit's `didMove(toParent:)` is the verb here; implement this hook
+  /// instead (see ``viewWillMove(toParent:)``).
   func viewDidMove(toParent parent: (any ViewController)?) async
   /// The trait environment changed (D3); called parent first.
   func traitCollectionDidChange(_ previous: TraitCollection?) async
