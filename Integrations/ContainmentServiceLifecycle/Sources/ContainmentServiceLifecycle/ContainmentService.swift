@@ -42,7 +42,9 @@ public struct ContainmentService: Service, CustomStringConvertible {
   private let phase: ServicePhase
   private let eventLog: TreeEventLogger?
 
-  /// A service that runs `tree`. With a `logger`, it subscribes to the tree's
+  /// A service that runs `tree`.
+  ///
+  /// With a `logger`, it subscribes to the tree's
   /// events now (so nothing the run causes is missed) and logs them through
   /// `logger` while it runs (``TreeEventLogger``); ``run()`` then returns once
   /// the last event, the root's `terminated`, has been logged. Synchronous.
@@ -53,7 +55,9 @@ public struct ContainmentService: Service, CustomStringConvertible {
   }
 
   /// A service that will show `root` in `window` when it runs (a new
-  /// `TreeService`); see ``init(_:logger:)`` for `logger`. Synchronous.
+  /// `TreeService`); see ``init(_:logger:)`` for `logger`.
+  ///
+  /// Synchronous.
   public init(window: Window, root: any ViewController, logger: Logger? = nil) {
     self.init(TreeService(window: window, root: root), logger: logger)
   }
@@ -130,7 +134,9 @@ public struct ContainmentService: Service, CustomStringConvertible {
   /// Waits until ``run()`` has shown the tree and the tree is idle: the
   /// root's `viewDidAppear` has run and no transaction that can touch the
   /// tree is running or queued (`ViewController.waitUntil(_:)`
-  /// with `TreeCondition.idle`). Returns at once if that is already so. A
+  /// with `TreeCondition.idle`).
+  ///
+  /// Returns at once if that is already so. A
   /// readiness signal: start what depends on the tree after it returns. Idle
   /// is a moment: a request made afterwards starts a transaction again.
   ///
@@ -168,7 +174,9 @@ public struct ContainmentService: Service, CustomStringConvertible {
   }
 
   /// Ends ``run()`` as a graceful shutdown of the group would: the tree is
-  /// torn down in order, then ``run()`` returns. Remembered if ``run()`` has
+  /// torn down in order, then ``run()`` returns.
+  ///
+  /// Remembered if ``run()`` has
   /// not started yet. Returns immediately; requesting again does nothing.
   public func shutdownGracefully() {
     phase.stop()

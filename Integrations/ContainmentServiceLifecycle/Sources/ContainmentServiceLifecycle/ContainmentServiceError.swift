@@ -1,7 +1,9 @@
 import Containment
 
 /// An error of ``ContainmentService`` itself (the tree's own errors are
-/// `ContainmentError`s). A small value with static members, so that a later
+/// `ContainmentError`s).
+///
+/// A small value with static members, so that a later
 /// case does not break a consumer's `switch`.
 public struct ContainmentServiceError: Error, Hashable, CustomStringConvertible {
   private enum Code: Hashable {
@@ -21,6 +23,7 @@ public struct ContainmentServiceError: Error, Hashable, CustomStringConvertible 
   /// The tree of the root controller `root` was torn down while the service
   /// ran, by something else than the service's own shutdown: the fault
   /// policy `FaultPolicy.tearDownTree`, or a call to `Window.tearDown()`.
+  ///
   /// ``ContainmentService/run()`` throws it once the teardown is over.
   public static func treeTornDown(_ root: ControllerID) -> ContainmentServiceError {
     ContainmentServiceError(code: .treeTornDown(root))

@@ -1,7 +1,9 @@
 import Synchronization
 
 /// Where a ``ContainmentService`` is in its life — one explicit state, not
-/// flags. Readiness waits race against ``stopped()``.
+/// flags.
+///
+/// Readiness waits race against ``stopped()``.
 ///
 /// Thread-safe: the state lives in a mutex; continuations are resumed after
 /// it is released.
@@ -85,7 +87,9 @@ final class ServicePhase: Sendable {
     for continuation in resumed { continuation.resume() }
   }
 
-  /// The tree's streams ended. Returns true if the service was running (no
+  /// The tree's streams ended.
+  ///
+  /// Returns true if the service was running (no
   /// stop asked for): the tree was torn down by something else.
   func treeTornDown() -> Bool {
     let (wasRunning, resumed) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in

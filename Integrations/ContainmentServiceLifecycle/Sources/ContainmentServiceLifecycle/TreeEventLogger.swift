@@ -30,7 +30,9 @@ public struct TreeEventLogger: Sendable {
 
   /// Subscribes to the events of `root` and of everything below it, with
   /// `policy`'s buffer, to log them through `logger` once ``run()`` is
-  /// called. Synchronous; nothing is logged before ``run()``.
+  /// called.
+  ///
+  /// Synchronous; nothing is logged before ``run()``.
   public init(_ root: any ViewController, logger: Logger, policy: SubscriberPolicy = .default) {
     self.logger = logger
     self.events = root.treeEvents(policy: policy)
@@ -39,7 +41,9 @@ public struct TreeEventLogger: Sendable {
   /// Logs every event of the subscription, in order, until the stream ends:
   /// after the root's `terminated` (its tree was torn down or the root was
   /// released), or after `lagged` with a `SubscriberPolicy.disconnectOnLag(_:)`
-  /// policy. Call it once: a second call returns at once.
+  /// policy.
+  ///
+  /// Call it once: a second call returns at once.
   ///
   /// Cancelling the calling task ends the subscription: `run()` returns
   /// without logging what was still buffered.
@@ -49,14 +53,18 @@ public struct TreeEventLogger: Sendable {
     }
   }
 
-  /// Logs one event: at ``level(of:)``, with ``metadata(of:)``. Synchronous;
+  /// Logs one event: at ``level(of:)``, with ``metadata(of:)``.
+  ///
+  /// Synchronous;
   /// for events read from a stream of your own.
   public func log(_ event: LifecycleEvent) {
     logger.log(
       level: Self.level(of: event.kind), "\(event.path) \(event.kind.name)", metadata: Self.metadata(of: event))
   }
 
-  /// The level an event of this kind is logged at:
+  /// The level an event of this kind is logged at.
+  ///
+  /// The levels:
   ///
   /// - `error`: a hook ran past its deadline, or a teardown abandoned it, and
   ///   faulted its controller (`hookTimedOut`, `hookAbandoned`), or this
@@ -86,7 +94,9 @@ public struct TreeEventLogger: Sendable {
     }
   }
 
-  /// The metadata an event is logged with. Always:
+  /// The metadata an event is logged with.
+  ///
+  /// Always:
   /// `containment.event` (the kind's `LifecycleEvent.Kind.name`),
   /// `containment.path`, `containment.controller` ("#12"), and, when the
   /// event belongs to a transaction, `containment.transaction` ("tx34").

@@ -33,7 +33,9 @@ final class ChildProcess {
   private let errors = Text()
   private let process: Process
 
-  /// Starts `executable` with `arguments`. Throws if it cannot be started.
+  /// Starts `executable` with `arguments`.
+  ///
+  /// Throws if it cannot be started.
   init(_ executable: URL, arguments: [String] = []) throws {
     process = Process()
     process.executableURL = executable

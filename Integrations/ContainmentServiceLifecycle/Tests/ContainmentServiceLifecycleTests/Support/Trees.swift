@@ -1,7 +1,9 @@
 import Containment
 import ContainmentTestKit
 
-/// The tree the service tests run, built off screen:
+/// The tree the service tests run, built off screen.
+///
+/// Its shape:
 ///
 ///     R ─┬─ A
 ///        └─ B ─ B1
