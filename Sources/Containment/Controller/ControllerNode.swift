@@ -20,7 +20,10 @@ public final class ControllerNode: Sendable {
   /// Debug name, used in event paths and diagnostics.
   public let name: String
 
-  let queue: TransactionQueue
+  /// Its transaction queue, created when first used: most controllers are
+  /// leaves that never run a transaction of their own, and a queue with its
+  /// lock is a sixth of an idle controller's memory.
+  private let lazyQueue = AtomicLazyReference<TransactionQueue>()
   /// The controller's stream; what it reports to a new subscriber
   /// (``ReportedState``) is kept under its lock.
   let events: Broadcaster<LifecycleEvent>
@@ -33,6 +36,15 @@ public final class ControllerNode: Sendable {
   let engagement = Engagement()
 
   typealias Links = ControllerLinks
+
+  /// The controller's transaction queue (R1), created on first use.
+  var queue: TransactionQueue {
+    if let queue = lazyQueue.load() { return queue }
+    return lazyQueue.storeIfNil(TransactionQueue(owner: hierarchy))
+  }
+
+  /// The queue if it was ever used; nil means it is free and empty.
+  var queueIfCreated: TransactionQueue? { lazyQueue.load() }
 
   /// The guarded links and state (``ControllerLinks``), inside a
   /// section that holds this node's domain (checked in debug builds).
@@ -68,7 +80,6 @@ public final class ControllerNode: Sendable {
     self.hierarchy = hierarchy
     self.id = id
     self.name = name
-    self.queue = TransactionQueue(owner: hierarchy)
     self.events = ControllerNode.makeBroadcaster(id: id, name: name)
   }
 

@@ -142,11 +142,11 @@ enum IdleWaiters {
   /// Under the link lock: no queue that can touch `controller`'s subtree is
   /// held or has requests waiting.
   private static func isIdle(_ held: LinkSection, _ controller: any ViewController) -> Bool {
-    func free(_ queue: TransactionQueue) -> Bool { !queue.isHeld && queue.pendingCount == 0 }
-    for member in Teardown.stopOrder(held, from: controller) where !free(member.node.queue) { return false }
+    func free(_ queue: TransactionQueue?) -> Bool { queue.map { !$0.isHeld && $0.pendingCount == 0 } ?? true }
+    for member in Teardown.stopOrder(held, from: controller) where !free(member.node.queueIfCreated) { return false }
     var ancestor = controller.node[held].treeParent
     while let node = ancestor {
-      if !free(node.queue) { return false }
+      if !free(node.queueIfCreated) { return false }
       ancestor = node[held].treeParent
     }
     if let window = controller.node.hostingWindow(held), !free(window.queue) { return false }

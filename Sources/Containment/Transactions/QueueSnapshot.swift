@@ -21,7 +21,9 @@ package struct QueueSnapshot: Sendable, CustomStringConvertible {
 extension ControllerNode {
   /// A snapshot of this controller's transaction queue.
   package var queueSnapshot: QueueSnapshot {
-    QueueSnapshot(label: name, running: queue.currentTransaction, isHeld: queue.isHeld, pending: queue.pendingCount)
+    guard let queue = queueIfCreated else { return QueueSnapshot(label: name, running: nil, isHeld: false, pending: 0) }
+    return QueueSnapshot(
+      label: name, running: queue.currentTransaction, isHeld: queue.isHeld, pending: queue.pendingCount)
   }
 }
 

@@ -127,5 +127,11 @@ extension View {
 }
 
 extension Governor {
-  func isSame(as other: Governor) -> Bool { queue === other.queue }
+  func isSame(as other: Governor) -> Bool {
+    switch (self, other) {
+    case (.controller(let a), .controller(let b)): a.node === b.node
+    case (.window(let a), .window(let b)): a === b
+    default: false
+    }
+  }
 }
