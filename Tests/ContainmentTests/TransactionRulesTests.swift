@@ -287,7 +287,8 @@ struct TransactionRulesTests {
     let offScreen = Task(executorPreference: requests) { try await window.setRootViewController(nil) }
     await requests.idle()
     #expect(
-      TreeLock.withLock(window) { held in Int(window.hierarchy[held].pending) + p.node.hierarchy[held].waiters.count } == 1
+      TreeLock.withLock(window) { held in Int(window.hierarchy[held].pending) + p.node.hierarchy[held].waiters.count }
+        == 1
     )
     #expect(f.log.all == ["B.viewDidLoad", "A.viewWillDisappear"])
     gate.open()
