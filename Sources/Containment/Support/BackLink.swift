@@ -29,39 +29,44 @@
 /// another thread at that moment reads as nil and is never resurrected. A
 /// released target's memory stays allocated, inert, until the link is
 /// dropped or overwritten.
-struct BackLink<Target: AnyObject> {
+///
+/// Sendable without `@unchecked`: immutable, its target is `Sendable`, and
+/// the address is kept as an integer.
+struct BackLink<Target: AnyObject & Sendable>: Sendable {
   /// Keeps the target's memory allocated; read only once retained.
   private unowned let target: Target
-  private let address: UnsafeMutableRawPointer
+  /// The target's address (`UInt`: a raw pointer is not `Sendable`).
+  private let address: UInt
 
   init(_ target: Target) {
     self.target = target
-    self.address = Unmanaged.passUnretained(target).toOpaque()
+    self.address = UInt(bitPattern: Unmanaged.passUnretained(target).toOpaque())
   }
 
   /// The target, strongly, or nil once its deinitialisation has begun.
   var value: Target? {
     guard TryRetain.retain(address) else { return nil }
-    return Unmanaged<Target>.fromOpaque(address).takeRetainedValue()
+    return Unmanaged<Target>.fromOpaque(TryRetain.pointer(address)).takeRetainedValue()
   }
 
   /// Whether the link is to `object`, retaining neither (a released
   /// target's address is not reused while the link keeps it allocated).
   func refers(to object: AnyObject) -> Bool {
-    address == Unmanaged.passUnretained(object).toOpaque()
+    address == UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
   }
 }
 
 /// ``BackLink`` to a controller (an existential, which a generic class
 /// constraint does not admit).
-struct ControllerBackLink {
+struct ControllerBackLink: Sendable {
   /// Keeps the controller's memory allocated; read only once retained.
   private unowned let target: any ViewController
-  private let address: UnsafeMutableRawPointer
+  /// The controller's address (`UInt`: a raw pointer is not `Sendable`).
+  private let address: UInt
 
   init(_ target: any ViewController) {
     self.target = target
-    self.address = Unmanaged.passUnretained(target as AnyObject).toOpaque()
+    self.address = UInt(bitPattern: Unmanaged.passUnretained(target as AnyObject).toOpaque())
   }
 
   /// The controller, strongly, or nil once its deinitialisation has begun.
@@ -69,13 +74,13 @@ struct ControllerBackLink {
     guard TryRetain.retain(address) else { return nil }
     // Retained: the unowned read cannot find it deinitialising.
     let controller = target
-    Unmanaged<AnyObject>.fromOpaque(address).release()
+    Unmanaged<AnyObject>.fromOpaque(TryRetain.pointer(address)).release()
     return controller
   }
 
   /// Whether the link is to `object`, retaining neither.
   func refers(to object: AnyObject) -> Bool {
-    address == Unmanaged.passUnretained(object).toOpaque()
+    address == UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
   }
 }
 
@@ -103,11 +108,14 @@ enum TryRetain {
   /// Retains the object at `address` unless its deinitialisation has begun.
   ///
   /// `address` must stay allocated (an unowned reference keeps it so).
-  static func retain(_ address: UnsafeMutableRawPointer) -> Bool {
-    function(address) != nil
+  static func retain(_ address: UInt) -> Bool {
+    function(pointer(address)) != nil
+  }
+
+  /// The object's address as a pointer (a back-link's target is never at 0).
+  @inline(__always)
+  static func pointer(_ address: UInt) -> UnsafeMutableRawPointer {
+    // A live object's address is never 0.
+    UnsafeMutableRawPointer(bitPattern: address).unsafelyUnwrapped
   }
 }
-
-// Immutable; reading the target is an atomic try-retain.
-extension BackLink: @unchecked Sendable where Target: Sendable {}
-extension ControllerBackLink: @unchecked Sendable {}
