@@ -77,7 +77,7 @@ extension ViewController {
       var pass = AppearancePass(animated: animated || duration > .zero)
       let (environment, disappearing, appearing) = try TreeLock.withLock([node] + batch.intents.map(\.child.node)) {
         (held: LinkSection) -> (ContainmentEnvironment, [ControllerID], [ControllerID]) in
-        if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+        if node[held].supervision.isTornDown { throw ContainmentError.tornDown(node.id) }
         if !batch.intents.isEmpty, self.shouldAutomaticallyForwardAppearanceMethods {
           throw ContainmentError.batchNeedsManualForwarding(node.id)
         }

@@ -1,4 +1,5 @@
 import ContainmentLocking
+
 /// One coordinated appearance change of several controllers: the will-hooks
 /// of all of them, then (for appearing ones) `viewIsAppearing`, then, after
 /// whatever the transaction awaits in between (an animation), the did-hooks in
@@ -83,7 +84,8 @@ struct AppearancePass: Sendable {
   mutating func begin(_ held: LinkSection, _ controller: any ViewController, isAppearing: Bool, automatic: Bool = true)
   {
     let node = controller.node
-    let effects = node[held].appearance.begin(isAppearing: isAppearing, animated: animated, automatic: automatic)
+    let effects = node[held].appearance.machine.begin(
+      isAppearing: isAppearing, animated: animated, automatic: automatic)
     guard !effects.isEmpty else { return }
     let began = effects.contains { $0 == .willAppear || $0 == .willDisappear }
     // Most passes have two steps (one view leaves, one arrives): one allocation.
@@ -116,7 +118,7 @@ struct AppearancePass: Sendable {
   nonisolated(nonsending) mutating func deliverIsAppearing(in context: TransactionContext?) async {
     guard steps.contains(where: { $0.began && $0.isAppearing }) else { return }
     updateSteps { step, held in
-      step.decided = step.began && step.isAppearing ? step.node[held].appearance.viewInstalled() : .none
+      step.decided = step.began && step.isAppearing ? step.node[held].appearance.machine.viewInstalled() : .none
     }
     await AppearancePass.asHooks(of: context) {
       for step in steps where !step.decided.isEmpty {
@@ -133,7 +135,7 @@ struct AppearancePass: Sendable {
   nonisolated(nonsending) mutating func deliverDid(in context: TransactionContext?) async {
     guard !isEmpty else { return }
     updateSteps { step, held in
-      if step.began { step.decided = step.node[held].appearance.end() }
+      if step.began { step.decided = step.node[held].appearance.machine.end() }
     }
     await AppearancePass.asHooks(of: context) {
       for step in steps where step.began {
@@ -143,9 +145,9 @@ struct AppearancePass: Sendable {
     updateSteps { step, held in
       guard step.began else { return }
       if step.isAppearing {
-        step.node[held].isMovingToParent = false
+        step.node[held].appearance.isMovingToParent = false
       } else {
-        step.node[held].isMovingFromParent = false
+        step.node[held].appearance.isMovingFromParent = false
       }
     }
   }

@@ -29,7 +29,7 @@ extension ViewController {
     let context = TransactionContext.current?.innermostRunning
     var pass = AppearancePass(animated: animated)
     let refusal = TreeLock.withLock(node) { (held: LinkSection) -> IgnoredCall? in
-      if node[held].isTornDown, context?.isBody != true { return .tornDown }
+      if node[held].supervision.isTornDown, context?.isBody != true { return .tornDown }
       if isAppearing, node[held].parent == nil, node[held].window == nil { return .appearingWithoutWindow }
       pass.begin(held, self, isAppearing: isAppearing, automatic: false)
       if !pass.isEmpty {
@@ -57,15 +57,15 @@ extension ViewController {
     let context = TransactionContext.current?.innermostRunning
     typealias Step = (controller: any ViewController, effects: AppearanceMachine.Effects, animated: Bool)
     let plan = TreeLock.withLock(node) { (held: LinkSection) -> [Step]? in
-      if node[held].isTornDown, context?.isBody != true { return nil }
-      let animated = node[held].appearance.animated
-      let own = node[held].appearance.end()
+      if node[held].supervision.isTornDown, context?.isBody != true { return nil }
+      let animated = node[held].appearance.machine.animated
+      let own = node[held].appearance.machine.end()
       guard own.contains(where: { $0 == .didAppear || $0 == .didDisappear }) else { return [(self, own, animated)] }
       var plan: [Step] = [(self, own, animated)]
       for descendant in AppearancePass.forwardingDescendants(held, of: self) {
-        let state = descendant.node[held].appearance.state
+        let state = descendant.node[held].appearance.machine.state
         guard state == .appearing || state == .disappearing else { continue }
-        plan.append((descendant, descendant.node[held].appearance.end(), animated))
+        plan.append((descendant, descendant.node[held].appearance.machine.end(), animated))
       }
       return plan
     }

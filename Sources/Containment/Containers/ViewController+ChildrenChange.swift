@@ -57,7 +57,7 @@ extension ViewController {
     // after this section (each copy retains all it refers to).
     let (decided, decision, oldChildren, presenters) = try withLinks(involving: involving) {
       (held: LinkSection) -> (DecidedChange, ChildrenDecision, [any ViewController], [any ViewController]) in
-      if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+      if node[held].supervision.isTornDown { throw ContainmentError.tornDown(node.id) }
       let change = try plan(node[held].children, held)
       // Kept only for a general change (an edit at the end never hides more
       // than one view): it orders the views that leave when several do.
@@ -211,9 +211,9 @@ extension ViewController {
   nonisolated func link(_ held: LinkSection, _ decision: ChildrenDecision) {
     for controller in decision.added {
       controller.node.attach(held, to: self)
-      controller.node[held].isMovingToParent = true
+      controller.node[held].appearance.isMovingToParent = true
     }
-    for controller in decision.removed { controller.node[held].isMovingFromParent = true }
+    for controller in decision.removed { controller.node[held].appearance.isMovingFromParent = true }
   }
 
   /// Announces a decided change of children, in order: `childAdded` events,

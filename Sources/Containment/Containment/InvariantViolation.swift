@@ -93,13 +93,13 @@ struct InvariantChecker {
       fail(node, "has a view whose links another lock guards than its own")
       return true
     }
-    let state = node[held].appearance.state
+    let state = node[held].appearance.machine.state
     if quiescent, state == .appearing || state == .disappearing, automaticallyForwarded {
       fail(node, "still \(state) at a quiescent point")
     }
     if quiescent, automaticallyForwarded {
       let onScreen = node[held].view?.window(held) != nil
-      let parentAppeared = node[held].parent.map { $0.node[held].appearance.state == .appeared } ?? true
+      let parentAppeared = node[held].parent.map { $0.node[held].appearance.machine.state == .appeared } ?? true
       if onScreen && parentAppeared && state != .appeared && node[held].parent != nil {
         fail(node, "view is in a window but state is \(state)")
       }

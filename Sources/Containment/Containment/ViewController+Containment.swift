@@ -108,8 +108,8 @@ extension ViewController {
   nonisolated func validateAttach(
     _ held: LinkSection, _ child: any ViewController, reservation: UInt64?, ignoringParent: Bool
   ) throws {
-    if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
-    if child.node[held].isTornDown { throw ContainmentError.tornDown(child.node.id) }
+    if node[held].supervision.isTornDown { throw ContainmentError.tornDown(node.id) }
+    if child.node[held].supervision.isTornDown { throw ContainmentError.tornDown(child.node.id) }
     if child === self { throw ContainmentError.cannotAddSelfAsChild(node.id) }
     // A controller without children is nobody's ancestor: no walk (adding a
     // leaf, the common case, stays O(1) at any depth).
@@ -122,7 +122,7 @@ extension ViewController {
       throw ContainmentError.childInFlight(child.node.id)
     }
     // Still being removed from its old parent (unlinked, `didMove(nil)` not yet delivered).
-    if child.node[held].departure != nil { throw ContainmentError.childInFlight(child.node.id) }
+    if child.node[held].eventRouting.departure != nil { throw ContainmentError.childInFlight(child.node.id) }
     if child.node[held].window != nil { throw ContainmentError.alreadyInWindow(child.node.id) }
   }
 
@@ -135,7 +135,7 @@ extension ViewController {
       child.node[held].reservation = nil
       child.node.attach(held, to: self)
       node[held].children.append(child)
-      child.node[held].isMovingToParent = true
+      child.node[held].appearance.isMovingToParent = true
     }
     node.emit(.childAdded(child.node.id), transaction: context.id)
     await child.deliver(.willMove(toParent: self), in: context)
@@ -151,7 +151,7 @@ extension ViewController {
         throw ContainmentError.notAChild(child: child.node.id, parent: node.id)
       }
       guard child.node[held].reservation == reservation else { throw ContainmentError.childInFlight(child.node.id) }
-      child.node[held].isMovingFromParent = true
+      child.node[held].appearance.isMovingFromParent = true
     }
     await child.deliver(.willMove(toParent: nil), in: context)
     try await removeChild(child, reason: .moved, context: context)
@@ -171,7 +171,7 @@ extension ViewController {
   @discardableResult
   public nonisolated func removeFromParent() async throws -> TransactionHandle<Void> {
     let parent = try TreeLock.withLock(node) { (held: LinkSection) -> any ViewController in
-      if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+      if node[held].supervision.isTornDown { throw ContainmentError.tornDown(node.id) }
       guard let parent = node[held].parent else { throw ContainmentError.noParent(node.id) }
       return parent
     }
@@ -242,8 +242,8 @@ extension ViewController {
   ) async {
     let tornDown = TreeLock.withLock(node) { (held: LinkSection) -> Bool in
       // A transaction that started before the teardown still finishes.
-      if node[held].isTornDown, !asBody { return true }
-      if parent == nil { node[held].isMovingFromParent = true }
+      if node[held].supervision.isTornDown, !asBody { return true }
+      if parent == nil { node[held].appearance.isMovingFromParent = true }
       return false
     }
     if tornDown { return node.emit(.callIgnored(.tornDown), transaction: context?.id) }
@@ -274,9 +274,13 @@ extension ViewController {
     TreeLock.withLock(node) { held in
       // A removal is over: its events no longer go to the former ancestors.
       if parent == nil, node[held].parent == nil { node.endDeparture(held) }
-      let state = node[held].appearance.state
+      let state = node[held].appearance.machine.state
       guard state == .appeared || state == .disappeared else { return }
-      if parent != nil { node[held].isMovingToParent = false } else { node[held].isMovingFromParent = false }
+      if parent != nil {
+        node[held].appearance.isMovingToParent = false
+      } else {
+        node[held].appearance.isMovingFromParent = false
+      }
     }
   }
 
@@ -300,8 +304,8 @@ extension ViewController {
     if let window { return await window.tearDownInOrder() }
     let (stopping, environment) = TreeLock.withLock(node) {
       (held: LinkSection) -> ([any ViewController], ContainmentEnvironment) in
-      let stopping = Teardown.stopOrder(held, from: self).filter { !$0.node[held].isTornDown }
-      for controller in stopping { controller.node[held].isTornDown = true }
+      let stopping = Teardown.stopOrder(held, from: self).filter { !$0.node[held].supervision.isTornDown }
+      for controller in stopping { controller.node[held].supervision.isTornDown = true }
       return (stopping, node.resolvedEnvironment(held))
     }
     await Teardown.stop(stopping, policy: environment.teardown, environment: environment, context: nil)

@@ -1,9 +1,17 @@
 import ContainmentLocking
 import Synchronization
 
-/// One controller's place in its tree: the links and per-controller state
-/// its tree's link domain guards (parent, children, view, window,
-/// presentation, appearance, lifecycle flags, event routing).
+/// One controller's place in its tree: its links (parent, children, view,
+/// window, presentation) and, as values each feature defines in its own
+/// folder, the state that feature keeps per controller: ``ControllerAppearance``
+/// (Appearance), ``ControllerSupervision`` (Supervision), ``EventRouting``
+/// (Events), `PresentationLinks` (Presentation), `ContainerAttributes`
+/// (Containers).
+///
+/// They share one cell because the tree's link lock guards them all and the
+/// runtime's decisions read them together with the links in one section; one
+/// allocation per controller, not one per feature, keeps an idle controller
+/// small.
 ///
 /// Isolation: kept in the node's ``LinkCell`` (`node.links`), reached only
 /// inside a ``TreeLock`` section with its ``LinkSection`` (`node[held]`).
@@ -15,28 +23,23 @@ struct ControllerLinks {
   var children: [any ViewController] = []
   var view: View?
   var viewLoad: ControllerNode.ViewLoadState = .notLoaded
-  var appearance = AppearanceMachine()
-  var isMovingToParent = false
-  var isMovingFromParent = false
-  var isTornDown = false
-  /// A hook of this controller ran past its deadline (V1): no hook is called
-  /// on it any more.
-  var isFaulted = false
-  /// ``reservation``, 0 for none: the flags above fill the appearance
-  /// machine's padding and this stays 8 bytes, so that the links take 160 bytes
-  /// and their cell one malloc size class less (part of an idle controller's
-  /// memory target).
+  /// The appearance feature's state (``ControllerAppearance``).
+  var appearance = ControllerAppearance()
+  /// The supervision feature's state (``ControllerSupervision``).
+  var supervision = ControllerSupervision()
+  /// ``reservation``, 0 for none: it stays 8 bytes, and the two small fields
+  /// above fill the appearance machine's padding, so that the links take 160
+  /// bytes and their cell one malloc size class less (part of an idle
+  /// controller's memory target).
   private var reservationToken: UInt64 = 0
   /// Its own environment, if one was set (most controllers inherit one).
   var ownEnvironment = OutOfLine<ContainmentEnvironment?>()
-  var treeEvents: Broadcaster<LifecycleEvent>?
   /// The navigation item and preferred content size (`ContainerAttributes`).
   var containerAttributes = OutOfLine<ContainerAttributes>()
   /// Set while the controller is a window's root.
   var windowLink: BackLink<Window>?
-  /// Set while a removal's hooks run after the controller was unlinked: where
-  /// its events still go (its former ancestors' tree streams, E2).
-  var departure: ControllerNode.Departure?
+  /// The events feature's routing (``EventRouting``).
+  var eventRouting = EventRouting()
   /// Presentation links, style and flags (`PresentationLinks`, §10).
   var presentation = OutOfLine<PresentationLinks>()
   /// This controller's place in its tree, derived from its parent's; nil

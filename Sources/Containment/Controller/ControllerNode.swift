@@ -99,7 +99,7 @@ public final class ControllerNode: Sendable {
     IterativeRelease.release(&links.releasing.children)
     let final = terminatedEvent()
     events.finish(final: final)
-    if let tree = links.releasing.treeEvents {
+    if let tree = links.releasing.eventRouting.treeEvents {
       tree.finish(final: final)
       TreeEventStreams.released()
     }
@@ -132,13 +132,15 @@ public final class ControllerNode: Sendable {
   /// Whether the root view was loaded.
   package var isViewLoaded: Bool { TreeLock.withLock(self) { held in self[held].view != nil } }
   /// The current appearance state (§3).
-  package var appearanceState: AppearanceState { TreeLock.withLock(self) { held in self[held].appearance.state } }
+  package var appearanceState: AppearanceState {
+    TreeLock.withLock(self) { held in self[held].appearance.machine.state }
+  }
   /// True during the appearance hooks caused by being added to a parent (A5).
-  package var isMovingToParent: Bool { TreeLock.withLock(self) { held in self[held].isMovingToParent } }
+  package var isMovingToParent: Bool { TreeLock.withLock(self) { held in self[held].appearance.isMovingToParent } }
   /// True during the appearance hooks caused by being removed from a parent (A5).
-  package var isMovingFromParent: Bool { TreeLock.withLock(self) { held in self[held].isMovingFromParent } }
+  package var isMovingFromParent: Bool { TreeLock.withLock(self) { held in self[held].appearance.isMovingFromParent } }
   /// Whether the controller's tree was torn down (§8, last case).
-  package var isTornDown: Bool { TreeLock.withLock(self) { held in self[held].isTornDown } }
+  package var isTornDown: Bool { TreeLock.withLock(self) { held in self[held].supervision.isTornDown } }
 
   /// The environment (clock) of this controller: its own if set, else the
   /// nearest ancestor's, else its window's, else ``ContainmentEnvironment/default``.
@@ -181,7 +183,7 @@ public final class ControllerNode: Sendable {
     guard let parent = self[held].parent?.node else { return }
     let position = parent.position(held)
     HierarchyExclusion.treeChanged(held, from: position.treeSlot, to: hierarchy, leaving: self)
-    self[held].departure = Departure(position: position)
+    self[held].eventRouting.departure = Departure(position: position)
     self[held].parent = nil
     invalidatePositions(held)
   }
@@ -219,8 +221,8 @@ public final class ControllerNode: Sendable {
 
   /// Under the link lock: ends a departure (the removal's last hook ran).
   func endDeparture(_ held: LinkSection) {
-    guard self[held].departure != nil else { return }
-    self[held].departure = nil
+    guard self[held].eventRouting.departure != nil else { return }
+    self[held].eventRouting.departure = nil
     invalidatePositions(held)
   }
 

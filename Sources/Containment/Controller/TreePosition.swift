@@ -117,7 +117,7 @@ extension ControllerNode {
   /// Under the link lock: this controller's position given its parent's
   /// (`parentPosition`), or as a root when nil.
   private func makePosition(_ held: LinkSection, above parentPosition: TreePosition?) -> TreePosition {
-    let ownStreams = self[held].treeEvents.map { [$0] } ?? []
+    let ownStreams = self[held].eventRouting.treeEvents.map { [$0] } ?? []
     if let parentPosition {
       let environment = self[held].environment ?? parentPosition.environment
       return TreePosition(
@@ -127,7 +127,7 @@ extension ControllerNode {
     }
     let window = self[held].window
     let environment = self[held].environment ?? window?[held].environment
-    let departed = self[held].departure?.position
+    let departed = self[held].eventRouting.departure?.position
     return TreePosition(
       above: departed, name: name, treeStreams: ownStreams + (departed?.treeStreams ?? []),
       environment: environment, eventEnvironment: environment ?? departed?.eventEnvironment ?? .default,

@@ -48,7 +48,7 @@ extension ControllerNode {
   /// receive it now; otherwise (nobody listening) only its name, so that
   /// ending a tree of n controllers stays O(n) at any depth.
   func finishStreams() {
-    let (position, tree) = TreeLock.withLock(self) { held in (self.position(held), self[held].treeEvents) }
+    let (position, tree) = TreeLock.withLock(self) { held in (self.position(held), self[held].eventRouting.treeEvents) }
     var final = terminatedEvent()
     if events.subscriberCount > 0 || (tree?.subscriberCount ?? 0) > 0 { final.path = position.path }
     events.finish(final: final)

@@ -109,12 +109,12 @@ extension ViewController {
   public nonisolated func treeEvents(policy: SubscriberPolicy = .default) -> LifecycleEvents {
     let node = self.node
     let broadcaster = TreeLock.withLock(node) { (held: LinkSection) -> Broadcaster<LifecycleEvent> in
-      if let existing = node[held].treeEvents { return existing }
+      if let existing = node[held].eventRouting.treeEvents { return existing }
       let created = ControllerNode.makeBroadcaster(id: node.id, name: node.name)
-      if node[held].isTornDown || node.events.isFinished {
+      if node[held].supervision.isTornDown || node.events.isFinished {
         created.finish(final: node.terminatedEvent())
       }
-      node[held].treeEvents = created
+      node[held].eventRouting.treeEvents = created
       node.invalidatePositions(held)
       TreeEventStreams.created()
       return created

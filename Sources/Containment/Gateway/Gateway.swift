@@ -98,7 +98,7 @@ enum Gateway {
     defer { outer?.resume() }
     let node = call.owner.node
     let (faulted, environment, window) = TreeLock.withLock(node) { held in
-      (node[held].isFaulted, node.resolvedEnvironment(held), node.hostingWindow(held))
+      (node[held].supervision.isFaulted, node.resolvedEnvironment(held), node.hostingWindow(held))
     }
     if faulted {
       node.emit(.hookSkipped(hook: call.name), transaction: context?.id)
@@ -146,8 +146,8 @@ enum Gateway {
   ) async {
     let node = controller.node
     let first = TreeLock.withLock(node) { (held: LinkSection) -> Bool in
-      defer { node[held].isFaulted = true }
-      return !node[held].isFaulted
+      defer { node[held].supervision.isFaulted = true }
+      return !node[held].supervision.isFaulted
     }
     guard first else { return }
     node.emit(event, transaction: context?.id)

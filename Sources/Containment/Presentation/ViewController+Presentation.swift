@@ -113,9 +113,9 @@ extension ViewController {
     of controller: any ViewController, style: PresentationStyle, animated: Bool, context: TransactionContext
   ) async throws -> TransitionOutcome {
     let window = try TreeLock.withLock(node, controller.node) { (held: LinkSection) -> Window in
-      if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+      if node[held].supervision.isTornDown { throw ContainmentError.tornDown(node.id) }
       let presented = controller.node
-      if presented[held].isTornDown { throw ContainmentError.tornDown(presented.id) }
+      if presented[held].supervision.isTornDown { throw ContainmentError.tornDown(presented.id) }
       if controller === self { throw ContainmentError.cannotPresentSelf(node.id) }
       if presented[held].parent != nil { throw ContainmentError.hasParent(presented.id) }
       // With no parent and no presenter, it is above the presenter only as
@@ -125,7 +125,7 @@ extension ViewController {
       {
         throw ContainmentError.alreadyPresented(presented.id)
       }
-      if presented[held].departure != nil || presented[held].reservation != nil {
+      if presented[held].eventRouting.departure != nil || presented[held].reservation != nil {
         throw ContainmentError.childInFlight(presented.id)
       }
       if let current = node[held].presented {
@@ -227,7 +227,7 @@ extension ViewController {
       // Between the top and the presenter: off screen without hooks (policy, P4).
       for presented in plan.chain.dropLast() {
         for controller in AppearancePass.forwardingTargets(held, from: presented) {
-          if controller.node[held].appearance.takenOffScreen() {
+          if controller.node[held].appearance.machine.takenOffScreen() {
             controller.node.events.updateReported { $0.appearance = .disappeared }
           }
         }

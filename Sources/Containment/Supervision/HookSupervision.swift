@@ -27,7 +27,7 @@ enum HookSupervision {
     if policy == .tearDownTree { return await tearDownTree(of: controller) }
     let isolation = TreeLock.withLock(controller.node) { (held: LinkSection) -> Isolation? in
       let node = controller.node
-      if node[held].isTornDown { return nil }
+      if node[held].supervision.isTornDown { return nil }
       if let parent = node[held].parent { return .parent(parent) }
       if let presenter = node[held].presenting { return .presenter(presenter) }
       if let window = node[held].window, window[held].rootViewController === controller { return .window(window) }
@@ -99,5 +99,5 @@ extension ViewController {
   ///
   /// A faulted controller gets no more hooks: each is skipped and reported as a
   /// `hookSkipped` event. A synchronous snapshot; it never suspends.
-  public nonisolated var isFaulted: Bool { TreeLock.withLock(node) { held in node[held].isFaulted } }
+  public nonisolated var isFaulted: Bool { TreeLock.withLock(node) { held in node[held].supervision.isFaulted } }
 }

@@ -37,7 +37,7 @@ enum Governor: Sendable {
   func isMidChange(_ held: LinkSection) -> Bool {
     guard case .controller(let controller) = self else { return false }
     let node = controller.node
-    switch node[held].appearance.state {
+    switch node[held].appearance.machine.state {
     case .appearing, .disappearing: return true
     case .appeared, .disappeared: return isInDeparture(held)
     }
@@ -77,7 +77,7 @@ enum Governor: Sendable {
     guard case .controller(let controller) = self else { return false }
     var current: ControllerNode? = controller.node
     while let candidate = current {
-      if candidate[held].departure != nil { return true }
+      if candidate[held].eventRouting.departure != nil { return true }
       current = candidate[held].treeParent
     }
     return false

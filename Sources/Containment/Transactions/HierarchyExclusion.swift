@@ -74,7 +74,7 @@ enum HierarchyExclusion {
       // A controller still in a removal, or torn down, is refused by the
       // transaction's own checks: no reason to wait for its tree.
       guard node[held].parent == nil, node[held].presenting == nil, node[held].window == nil,
-        node[held].departure == nil, !node[held].isTornDown
+        node[held].eventRouting.departure == nil, !node[held].supervision.isTornDown
       else { return nil }
       return node.hierarchy
     }

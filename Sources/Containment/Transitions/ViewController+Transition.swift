@@ -86,7 +86,7 @@ extension ViewController {
 
   /// Under the link lock: T1.
   nonisolated func validateTransition(_ held: LinkSection, from: any ViewController, to: any ViewController) throws {
-    if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+    if node[held].supervision.isTornDown { throw ContainmentError.tornDown(node.id) }
     for child in [from, to] where !child.node.hasParent(held, self) {
       throw ContainmentError.notAChild(child: child.node.id, parent: node.id)
     }

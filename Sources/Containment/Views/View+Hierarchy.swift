@@ -90,11 +90,11 @@ extension View {
   /// Under the link lock: the checks of removing this view (or adding it)
   /// under `governor` on a torn-down tree, the view's own controllers first.
   func validateNotTornDown(_ held: LinkSection, governor: Governor?) throws {
-    for (_, controller) in topOwnedViews(held) where controller.node[held].isTornDown {
+    for (_, controller) in topOwnedViews(held) where controller.node[held].supervision.isTornDown {
       throw ContainmentError.tornDown(controller.node.id)
     }
     switch governor {
-    case .controller(let container)? where container.node[held].isTornDown:
+    case .controller(let container)? where container.node[held].supervision.isTornDown:
       throw ContainmentError.tornDown(container.node.id)
     case .window(let window)? where window[held].isTornDown:
       throw ContainmentError.windowTornDown

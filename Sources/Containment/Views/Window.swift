@@ -108,9 +108,9 @@ public final class Window: @unchecked Sendable {
     root.node.becameRoot(held)
     for controller in Teardown.stopOrder(held, from: root).reversed() {
       let node = controller.node
-      guard node[held].appearance.takenOffScreen() else { continue }
-      node[held].isMovingToParent = false
-      node[held].isMovingFromParent = false
+      guard node[held].appearance.machine.takenOffScreen() else { continue }
+      node[held].appearance.isMovingToParent = false
+      node[held].appearance.isMovingFromParent = false
       node.events.updateReported { $0.appearance = .disappeared }
     }
   }
@@ -163,10 +163,10 @@ public final class Window: @unchecked Sendable {
     let old: (any ViewController)? = try TreeLock.withLock(self, controller?.node) { held in
       if self[held].isTornDown { throw ContainmentError.windowTornDown }
       if let controller {
-        if controller.node[held].isTornDown { throw ContainmentError.tornDown(controller.node.id) }
+        if controller.node[held].supervision.isTornDown { throw ContainmentError.tornDown(controller.node.id) }
         if controller.node[held].parent != nil { throw ContainmentError.hasParent(controller.node.id) }
         if controller.node[held].presenting != nil { throw ContainmentError.alreadyPresented(controller.node.id) }
-        if controller.node[held].departure != nil || controller.node[held].reservation != nil {
+        if controller.node[held].eventRouting.departure != nil || controller.node[held].reservation != nil {
           throw ContainmentError.childInFlight(controller.node.id)
         }
         if let window = controller.node[held].window, window !== self {
@@ -350,7 +350,7 @@ public final class Window: @unchecked Sendable {
       let environment = TreeLock.withLock([self] + stopping.map(\.node)) {
         (held: LinkSection) -> ContainmentEnvironment in
         self[held].isTornDown = true
-        for controller in stopping { controller.node[held].isTornDown = true }
+        for controller in stopping { controller.node[held].supervision.isTornDown = true }
         return self[held].environment
       }
       // The stop hooks have their own escalation.

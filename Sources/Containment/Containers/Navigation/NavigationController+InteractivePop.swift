@@ -61,7 +61,7 @@ extension NavigationController {
   ) async throws -> TransitionOutcome {
     let (popping, revealing) = try TreeLock.withLock(node) {
       (held: LinkSection) -> (any ViewController, any ViewController) in
-      if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+      if node[held].supervision.isTornDown { throw ContainmentError.tornDown(node.id) }
       let stack = node[held].children
       guard stack.count >= 2 else { throw stack.isEmpty ? ContainmentError.emptyStack : ContainmentError.cannotPopRoot }
       return (stack[stack.count - 1], stack[stack.count - 2])
@@ -76,7 +76,7 @@ extension NavigationController {
       // As in UIKit, the popped controller already reads `isMovingFromParent`
       // in the `viewWillDisappear` that starts the gesture (A5); a cancelled
       // gesture sets it back.
-      popping.node[held].isMovingFromParent = true
+      popping.node[held].appearance.isMovingFromParent = true
       if onScreen, isInstalled(held, popping) {
         start.beginForwarding(held, from: popping, isAppearing: false)
       }
@@ -122,7 +122,7 @@ extension NavigationController {
       outcome = interrupted || Task.isCancelled ? .interrupted : .completed
       shown = revealing
     } else {
-      TreeLock.withLock(node) { held in popping.node[held].isMovingFromParent = false }
+      TreeLock.withLock(node) { held in popping.node[held].appearance.isMovingFromParent = false }
       await rollBack(revealing: revealing, popping: popping, onScreen: onScreen, context: context)
       outcome = .cancelled
       shown = popping

@@ -1,4 +1,5 @@
 import ContainmentLocking
+
 extension NavigationController {
   /// Pushes `controller` on top of the stack (N2): `controller.willMove(self)`
   /// → `controller.viewDidLoad` (first time, if this view is loaded) →
@@ -206,7 +207,8 @@ extension NavigationController {
   /// Does nothing if it is installed already.
   nonisolated func installTop(context: TransactionContext) async {
     let top = TreeLock.withLock(node) { (held: LinkSection) -> (any ViewController)? in
-      guard node[held].view != nil, !node[held].isTornDown, let top = node[held].children.last, !isInstalled(held, top)
+      guard node[held].view != nil, !node[held].supervision.isTornDown, let top = node[held].children.last,
+        !isInstalled(held, top)
       else { return nil }
       return top
     }

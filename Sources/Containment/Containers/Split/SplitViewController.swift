@@ -221,7 +221,7 @@ public actor SplitViewController: ViewController {
       let delegate: (any SplitViewControllerDelegate)?
     }
     let reading = TreeLock.withLock(node) { (held: LinkSection) -> Reading? in
-      guard !node[held].isTornDown, node[held].view != nil, let primary = column(held, .primary),
+      guard !node[held].supervision.isTornDown, node[held].view != nil, let primary = column(held, .primary),
         let secondary = column(held, .secondary)
       else { return nil }
       let traits = node.hostingWindow(held)?[held].traits ?? TraitCollection()

@@ -222,7 +222,7 @@ public actor TabBarController: ViewController {
 
   /// Under the link lock: the tab at `index`, or §8's error.
   nonisolated func tab(_ held: LinkSection, at index: Int) throws -> any ViewController {
-    if node[held].isTornDown { throw ContainmentError.tornDown(node.id) }
+    if node[held].supervision.isTornDown { throw ContainmentError.tornDown(node.id) }
     let tabs = node[held].children
     guard tabs.indices.contains(index) else {
       throw ContainmentError.tabIndexOutOfRange(index: index, count: tabs.count)
