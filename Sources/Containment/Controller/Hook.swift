@@ -52,12 +52,16 @@ extension ViewController {
   nonisolated(nonsending) func deliver(_ hook: Hook, in context: TransactionContext?) async {
     // The transaction may owe this controller more hooks: requests touching
     // it are queued behind the transaction until it ends (R2).
-    if let context { node.engagement.engage(in: context.id) }
+    // The node and the id are read once: each read of the `node` requirement
+    // and each binding of `context` retained and released it.
+    let node = self.node
+    let transaction = context?.id
+    if let transaction { node.engagement.engage(in: transaction) }
     if Gateway.isActive {
       let call = UserCall(hook.event.name, of: self)
       return await Gateway.call(call, in: context, announcing: hook.event, ifAbandoned: {}) { await self.invoke(hook) }
     }
-    node.emit(hook.event, transaction: context?.id)
+    node.emit(hook.event, transaction: transaction)
     // The common case (the engine's own context, or none) calls the hook
     // directly: no closure and no frame per hook.
     if let binding = context?.hookBindingNeeded() {

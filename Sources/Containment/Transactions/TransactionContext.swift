@@ -30,7 +30,10 @@ final class TransactionContext: Sendable {
   /// On a body context: the transaction's own (engine) context.
   private let engine: TransactionContext?
 
-  var role: Role { engine == nil ? .engine : .body }
+  /// Whether this is the transaction's engine context or a body context
+  /// (stored: derived from `engine` on every hook, it cost a retain and a
+  /// release of it).
+  let role: Role
 
   /// On the engine context: the requests deferred until the transaction
   /// ends (``deferUntilEnd(_:)``).
@@ -46,6 +49,7 @@ final class TransactionContext: Sendable {
     self.governor = governor
     self.outer = outer
     self.engine = nil
+    self.role = .engine
   }
 
   /// A body context of `engine`'s transaction.
@@ -54,6 +58,7 @@ final class TransactionContext: Sendable {
     self.governor = engine.governor
     self.outer = engine.outer
     self.engine = engine
+    self.role = .body
   }
 
   /// Read from a task's binding: true while one of the transaction's hooks
