@@ -20,6 +20,11 @@ public struct Locked<Value>: @unchecked Sendable {
   @usableFromInline let storage: LockedStorage<Value>
 
   /// A lock guarding `value`.
+  ///
+  /// Inlinable, so that it is specialized where it is used: the generic
+  /// version copied `value` into the storage through its value witness (a
+  /// retain of each of its references, then a release of the original).
+  @inlinable
   public init(_ value: Value) {
     storage = LockedStorage.make(value)
   }
@@ -53,7 +58,7 @@ public struct Locked<Value>: @unchecked Sendable {
 /// The value as the header, the mutex as the single element: one allocation.
 @usableFromInline
 final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
-  @usableFromInline static func make(_ value: Value) -> LockedStorage {
+  @inlinable static func make(_ value: Value) -> LockedStorage {
     let storage = create(minimumCapacity: 1) { _ in value }
     storage.withUnsafeMutablePointerToElements { mutex in initializeMutex(mutex, adaptive: true) }
     // `create` returns the base class type; the dynamic type is this subclass.

@@ -25,6 +25,7 @@ import Synchronization
 
 /// Initializes the mutex at `mutex`; `adaptive`: where the platform offers
 /// it (glibc), a contended lock spins briefly before it sleeps in the kernel.
+@usableFromInline
 func initializeMutex(_ mutex: UnsafeMutablePointer<PlatformMutex>, adaptive: Bool) {
   #if os(Windows)
     InitializeSRWLock(mutex)

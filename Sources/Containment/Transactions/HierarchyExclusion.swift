@@ -116,7 +116,16 @@ enum HierarchyExclusion {
     _ held: LinkSection, from old: HierarchySlot, to new: HierarchySlot, leaving: ControllerNode? = nil
   ) {
     guard old !== new, !old[held].treeMarks.isEmpty else { return }
-    let left = leaving?[held].treeParent
+    var left: ControllerNode?
+    if let leaving {
+      // Field by field: `leaving?[held].treeParent` copied the whole links
+      // struct (a retain and a release of each of its references).
+      if let parent = leaving[held].parentLink?.value {
+        left = parent.node
+      } else {
+        left = leaving[held].presentation.value.presenting?.node
+      }
+    }
     for mark in old[held].treeMarks where mark.ancestors == nil {
       guard let governor = mark.governor, governor.treeSlot(held) === old else { continue }
       if let left, case .controller(let controller) = governor, controller.node === left { continue }
