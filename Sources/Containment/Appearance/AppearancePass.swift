@@ -220,8 +220,13 @@ struct AppearancePass: Sendable {
       let view = controller.node[held].view
     else { return }
     for child in controller.node[held].children.reversed() {
-      guard let childView = child.node[held].view, childView[held].superview != nil,
-        view.isAncestorOrSelf(held, of: childView)
+      guard let childView = child.node[held].view else { continue }
+      // Usually installed directly in the container's view: compared by
+      // identity, without retaining a superview (a tree's appearance visits
+      // every controller this way).
+      guard
+        childView.hasSuperview(held, view)
+          || (childView[held].superview != nil && view.isAncestorOrSelf(held, of: childView))
       else { continue }
       stack.append(child)
     }

@@ -297,12 +297,14 @@ extension ControllerNode: LinkedObject {
 
   /// The objects this one links to (``LinkedObject``); locking-layer SPI.
   @_spi(Locking) public func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
-    let links = self[held]
-    if let parent = links.parent { objects.append(parent.node) }
-    for child in links.children { objects.append(child.node) }
-    if let view = links.view { objects.append(view) }
-    if let window = links.window { objects.append(window) }
-    let presentation = links.presentation.value
+    // Field by field, not `let links = self[held]`: a copy of the whole
+    // struct retained and released each of its references, for every
+    // controller of a tree that joins another (a tree shown in a window).
+    if let parent = self[held].parent { objects.append(parent.node) }
+    for child in self[held].children { objects.append(child.node) }
+    if let view = self[held].view { objects.append(view) }
+    if let window = self[held].window { objects.append(window) }
+    let presentation = self[held].presentation.value
     if let presented = presentation.presented { objects.append(presented.node) }
     if let presenting = presentation.presenting { objects.append(presenting.node) }
     if let covered = presentation.coveredLayer { objects.append(covered.view) }

@@ -251,11 +251,11 @@ extension View: LinkedObject {
 
   /// The objects this one links to (``LinkedObject``); locking-layer SPI.
   @_spi(Locking) public func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
-    let links = self[held]
-    if let superview = links.superview { objects.append(superview) }
-    objects.append(contentsOf: links.subviews as [any LinkedObject])
-    if let window = links.hostWindow { objects.append(window) }
-    if let owner = links.owner { objects.append(owner.node) }
+    // Field by field (see `ControllerNode.appendLinkedObjects`).
+    if let superview = self[held].superview { objects.append(superview) }
+    for subview in self[held].subviews { objects.append(subview) }
+    if let window = self[held].hostWindow { objects.append(window) }
+    if let owner = self[held].owner { objects.append(owner.node) }
   }
 
   /// Records a move to another link domain (``LinkedObject``); locking-layer SPI.
