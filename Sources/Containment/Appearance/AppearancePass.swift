@@ -80,6 +80,16 @@ struct AppearancePass: Sendable {
     }
   }
 
+  /// Under the link lock: ``begin(_:_:isAppearing:automatic:)`` for
+  /// `forwardingTargets(held, in: view)`, without building that list (a
+  /// window's whole tree appears or disappears this way).
+  mutating func beginForwarding(_ held: LinkSection, in view: View, isAppearing: Bool) {
+    for (_, controller) in view.topOwnedViews(held) {
+      if let parent = controller.node[held].parent, !parent.shouldAutomaticallyForwardAppearanceMethods { continue }
+      beginForwarding(held, from: controller, isAppearing: isAppearing)
+    }
+  }
+
   /// Under the link lock: ``begin(_:_:isAppearing:automatic:)`` for one controller.
   mutating func begin(_ held: LinkSection, _ controller: any ViewController, isAppearing: Bool, automatic: Bool = true)
   {
@@ -216,10 +226,11 @@ struct AppearancePass: Sendable {
   private static func pushForwardedChildren(
     _ held: LinkSection, of controller: any ViewController, onto stack: inout [any ViewController]
   ) {
-    guard !controller.node[held].children.isEmpty, controller.shouldAutomaticallyForwardAppearanceMethods,
-      let view = controller.node[held].view
+    let node = controller.node
+    guard !node[held].children.isEmpty, controller.shouldAutomaticallyForwardAppearanceMethods,
+      let view = node[held].view
     else { return }
-    for child in controller.node[held].children.reversed() {
+    for child in node[held].children.reversed() {
       guard let childView = child.node[held].view else { continue }
       // Usually installed directly in the container's view: compared by
       // identity, without retaining a superview (a tree's appearance visits

@@ -145,7 +145,7 @@ extension ViewController {
     var appearing = AppearancePass(animated: animated)
     let (layer, environment) = TreeLock.withLock(node, view) { (held: LinkSection) -> (View?, ContainmentEnvironment) in
       let layer = style.hidesPresenter ? node[held].view?.layer(held, in: window) : nil
-      if let layer { hiding.begin(held, AppearancePass.forwardingTargets(held, in: layer), isAppearing: false) }
+      if let layer { hiding.beginForwarding(held, in: layer, isAppearing: false) }
       view[held].frame = style.frame(in: window.rootView[held].frame)
       window.rootView.link(held, view)
       appearing.beginForwarding(held, from: controller, isAppearing: true)
@@ -210,7 +210,7 @@ extension ViewController {
         let window = window ?? covered.view[held].owner?.node.hostingWindow(held)
       {
         window.rootView.link(held, covered.view, at: min(covered.index, window.rootView[held].subviews.count))
-        returning.begin(held, AppearancePass.forwardingTargets(held, in: covered.view), isAppearing: true)
+        returning.beginForwarding(held, in: covered.view, isAppearing: true)
         layer = covered.view
       }
       return DismissalPlan(chain: chain, window: window, layer: layer, environment: node.resolvedEnvironment(held))

@@ -44,7 +44,7 @@ extension View {
         let wasInWindow = subview.window(held) != nil
         let willBeInWindow = self.window(held) != nil
         if wasInWindow != willBeInWindow {
-          pass.begin(held, AppearancePass.forwardingTargets(held, in: subview), isAppearing: willBeInWindow)
+          pass.beginForwarding(held, in: subview, isAppearing: willBeInWindow)
         }
         self.link(held, subview, at: index)
       }

@@ -211,7 +211,7 @@ public final class Window: @unchecked Sendable {
       }
       TreeLock.withLock(self) { held in
         if let view = old.node[held].view {
-          pass.begin(held, AppearancePass.forwardingTargets(held, in: view), isAppearing: false)
+          pass.beginForwarding(held, in: view, isAppearing: false)
           view.unlink(held)
         }
         self[held].rootViewController = nil
@@ -249,7 +249,7 @@ public final class Window: @unchecked Sendable {
       self[held].rootViewController = controller
       view[held].frame = Rect(x: 0, y: 0, width: rootView[held].frame.width, height: rootView[held].frame.height)
       rootView.link(held, view)
-      pass.begin(held, AppearancePass.forwardingTargets(held, in: view), isAppearing: true)
+      pass.beginForwarding(held, in: view, isAppearing: true)
     }
     await pass.deliverAll(in: context)
   }
