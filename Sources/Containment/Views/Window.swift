@@ -99,6 +99,14 @@ public final class Window: @unchecked Sendable {
     }
   }
 
+  /// How many presented controllers released windows left in trees that are
+  /// in no window, not yet ended by showing their tree in another window.
+  ///
+  /// An over-count (such a presentation ended another way) only costs a walk;
+  /// an under-count cannot happen: each is counted under the link lock before
+  /// its tree can be shown again.
+  static let presentationsOfReleasedWindows = Atomic<Int>(0)
+
   /// Under the link lock: what releasing the window that showed `root` does,
   /// to its whole tree, presented controllers included.
   ///
@@ -108,6 +116,7 @@ public final class Window: @unchecked Sendable {
     root.node.becameRoot(held)
     for controller in Teardown.stopOrder(held, from: root).reversed() {
       let node = controller.node
+      if node[held].presenting != nil { presentationsOfReleasedWindows.add(1, ordering: .relaxed) }
       guard node[held].appearance.machine.takenOffScreen() else { continue }
       node[held].appearance.isMovingToParent = false
       node[held].appearance.isMovingFromParent = false
@@ -260,6 +269,11 @@ public final class Window: @unchecked Sendable {
   /// (the release took them off screen), each presenter reporting
   /// `dismissed` with reason ``RemovalReason/windowReleased``.
   private func endPresentationsOfAReleasedWindow(over root: any ViewController, context: TransactionContext) async {
+    // Only a released window leaves presentations in a tree that is in no
+    // window (presenting needs one): while none was left anywhere, the walk
+    // of the whole tree is skipped (it was a tenth of a large tree's
+    // appearance).
+    guard Window.presentationsOfReleasedWindows.load(ordering: .relaxed) > 0 else { return }
     let presented = TreeLock.withLock(root.node) { held in
       Teardown.stopOrder(held, from: root).filter { $0.node[held].presenting != nil }
     }
@@ -270,6 +284,7 @@ public final class Window: @unchecked Sendable {
       else {
         continue
       }
+      Window.presentationsOfReleasedWindows.subtract(1, ordering: .relaxed)
       ended.presenter.emit(
         .dismissed(controller.node.id, style: ended.style, reason: .windowReleased), transaction: context.id)
     }
