@@ -27,12 +27,14 @@ extension ViewController {
   /// agrees with.
   public nonisolated func beginAppearanceTransition(_ isAppearing: Bool, animated: Bool) async {
     let context = TransactionContext.current?.innermostRunning
+    // Read once: each read of the `node` requirement is a call and a retain.
+    let node = self.node
     var pass = AppearancePass(animated: animated)
     let refusal = TreeLock.withLock(node) { (held: LinkSection) -> IgnoredCall? in
       if node[held].supervision.isTornDown, context?.isBody != true { return .tornDown }
       if isAppearing, node[held].parent == nil, node[held].window == nil { return .appearingWithoutWindow }
       pass.begin(held, self, isAppearing: isAppearing, automatic: false)
-      if !pass.isEmpty {
+      if !pass.isEmpty, !node[held].children.isEmpty {
         pass.begin(held, AppearancePass.forwardingDescendants(held, of: self), isAppearing: isAppearing)
       }
       return nil
@@ -55,30 +57,38 @@ extension ViewController {
   /// change, and reported as `callIgnored(.tornDown)` (§8).
   public nonisolated func endAppearanceTransition() async {
     let context = TransactionContext.current?.innermostRunning
-    typealias Step = (controller: any ViewController, effects: AppearanceMachine.Effects, animated: Bool)
-    let plan = TreeLock.withLock(node) { (held: LinkSection) -> [Step]? in
+    typealias Step = (controller: any ViewController, effects: AppearanceMachine.Effects)
+    typealias Plan = (own: AppearanceMachine.Effects, animated: Bool, descendants: [Step])
+    // Read once: each read of the `node` requirement is a call and a retain.
+    let node = self.node
+    let plan = TreeLock.withLock(node) { (held: LinkSection) -> Plan? in
       if node[held].supervision.isTornDown, context?.isBody != true { return nil }
       let animated = node[held].appearance.machine.animated
       let own = node[held].appearance.machine.end()
-      guard own.contains(where: { $0 == .didAppear || $0 == .didDisappear }) else { return [(self, own, animated)] }
-      var plan: [Step] = [(self, own, animated)]
+      // A leaf (the common case) builds no list.
+      guard own.contains(where: { $0 == .didAppear || $0 == .didDisappear }), !node[held].children.isEmpty else {
+        return (own, animated, [])
+      }
+      var descendants: [Step] = []
       for descendant in AppearancePass.forwardingDescendants(held, of: self) {
         let state = descendant.node[held].appearance.machine.state
         guard state == .appearing || state == .disappearing else { continue }
-        plan.append((descendant, descendant.node[held].appearance.machine.end(), animated))
+        descendants.append((descendant, descendant.node[held].appearance.machine.end()))
       }
-      return plan
+      return (own, animated, descendants)
     }
     guard let plan else {
       node.emit(.callIgnored(.tornDown), transaction: context?.id)
       return
     }
     // viewIsAppearing for everyone first, then the did-hooks, in order (A1, A2).
-    for step in plan {
-      await step.controller.perform(step.effects.only { $0 == .isAppearing }, animated: step.animated, in: context)
+    await perform(plan.own.only { $0 == .isAppearing }, animated: plan.animated, in: context)
+    for step in plan.descendants {
+      await step.controller.perform(step.effects.only { $0 == .isAppearing }, animated: plan.animated, in: context)
     }
-    for step in plan {
-      await step.controller.perform(step.effects.only { $0 != .isAppearing }, animated: step.animated, in: context)
+    await perform(plan.own.only { $0 != .isAppearing }, animated: plan.animated, in: context)
+    for step in plan.descendants {
+      await step.controller.perform(step.effects.only { $0 != .isAppearing }, animated: plan.animated, in: context)
     }
   }
 }
