@@ -53,6 +53,8 @@ extension ViewController {
     commit: (ChildrenChange, LinkSection) -> Void = { _, _ in },
     plan: ([any ViewController], LinkSection) throws -> ChildrenChange
   ) async throws -> ChildrenChangeResult {
+    // Read once: each read of the `node` requirement is a call and a retain.
+    let node = self.node
     // The change's parts are taken out once: the struct is copied nowhere
     // after this section (each copy retains all it refers to).
     let (decided, decision, oldChildren, presenters) = try withLinks(involving: involving) {

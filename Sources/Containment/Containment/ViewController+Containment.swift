@@ -240,6 +240,7 @@ extension ViewController {
   nonisolated(nonsending) func performWillMove(
     toParent parent: (any ViewController)?, in context: TransactionContext?, asBody: Bool
   ) async {
+    let node = self.node
     let tornDown = TreeLock.withLock(node) { (held: LinkSection) -> Bool in
       // A transaction that started before the teardown still finishes.
       if node[held].supervision.isTornDown, !asBody { return true }
@@ -271,6 +272,7 @@ extension ViewController {
     async
   {
     await deliver(.didMove(toParent: parent), in: context)
+    let node = self.node
     TreeLock.withLock(node) { held in
       // A removal is over: its events no longer go to the former ancestors.
       if parent == nil, node[held].parent == nil { node.endDeparture(held) }
