@@ -81,8 +81,9 @@ struct AppearancePass: Sendable {
   }
 
   /// Under the link lock: ``begin(_:_:isAppearing:automatic:)`` for
-  /// `forwardingTargets(held, in: view)`, without building that list (a
-  /// window's whole tree appears or disappears this way).
+  /// the top controllers whose root views are in `view`'s hierarchy (and
+  /// those their automatic forwarding reaches), without building that list
+  /// (a window's whole tree appears or disappears this way).
   mutating func beginForwarding(_ held: LinkSection, in view: View, isAppearing: Bool) {
     for (_, controller) in view.topOwnedViews(held) {
       if let parent = controller.node[held].parent, !parent.shouldAutomaticallyForwardAppearanceMethods { continue }
@@ -177,19 +178,6 @@ struct AppearancePass: Sendable {
     await deliverDid(in: context)
   }
 
-  /// Under the link lock: the controllers whose appearance follows a window
-  /// membership change of the subtree rooted at `view`, in forwarding order:
-  /// each controller before its children, children in `children` order,
-  /// following only automatic forwarding (A1, A6).
-  static func forwardingTargets(_ held: LinkSection, in view: View) -> [any ViewController] {
-    var result: [any ViewController] = []
-    for (_, controller) in view.topOwnedViews(held) {
-      if let parent = controller.node[held].parent, !parent.shouldAutomaticallyForwardAppearanceMethods { continue }
-      appendForwarding(held, from: controller, into: &result)
-    }
-    return result
-  }
-
   /// Under the link lock: `controller` and, if it forwards automatically, its
   /// children whose root views are installed in its hierarchy, recursively.
   static func forwardingTargets(_ held: LinkSection, from controller: any ViewController) -> [any ViewController] {
@@ -231,14 +219,7 @@ struct AppearancePass: Sendable {
       let view = node[held].view
     else { return }
     for child in node[held].children.reversed() {
-      guard let childView = child.node[held].view else { continue }
-      // Usually installed directly in the container's view: compared by
-      // identity, without retaining a superview (a tree's appearance visits
-      // every controller this way).
-      guard
-        childView.hasSuperview(held, view)
-          || (childView[held].superview != nil && view.isAncestorOrSelf(held, of: childView))
-      else { continue }
+      guard let childView = child.node[held].view, view.isAncestorOrSelf(held, of: childView) else { continue }
       stack.append(child)
     }
   }

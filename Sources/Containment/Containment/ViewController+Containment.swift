@@ -208,7 +208,7 @@ extension ViewController {
       let view = node[held].view, view.isAncestorOrSelf(held, of: childView)
     {
       if childView.window(held) != nil {
-        pass.begin(held, AppearancePass.forwardingTargets(held, in: childView), isAppearing: false)
+        pass.beginForwarding(held, in: childView, isAppearing: false)
       }
       childView.unlink(held)
     }

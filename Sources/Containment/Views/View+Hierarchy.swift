@@ -72,7 +72,7 @@ extension View {
         guard self[held].superview != nil else { return }
         try self.validateNotTornDown(held, governor: governor)
         if self.window(held) != nil {
-          pass.begin(held, AppearancePass.forwardingTargets(held, in: self), isAppearing: false)
+          pass.beginForwarding(held, in: self, isAppearing: false)
         }
         self.unlink(held)
       }

@@ -184,10 +184,14 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   }
 
   func isAncestorOrSelf(_ held: LinkSection, of other: View) -> Bool {
-    var view: View? = other
-    while let current = view {
-      if current === self { return true }
-      view = current[held].superview
+    if other === self { return true }
+    var view = other
+    // Each step compares the superview link by identity before following it:
+    // the usual answer (a direct subview) retains nothing.
+    while let link = view[held].superviewLink {
+      if link.refers(to: self) { return true }
+      guard let superview = link.value else { return false }
+      view = superview
     }
     return false
   }
