@@ -26,8 +26,3 @@ struct OutOfLine<Value: OutOfLineValue> {
     set { box = .value(newValue) }
   }
 }
-
-/// A controller's own environment: nil (inherited) until one is set.
-extension Optional: OutOfLineValue where Wrapped == ContainmentEnvironment {
-  init() { self = nil }
-}

@@ -17,14 +17,6 @@ import Synchronization
 /// (a tree to adopt is busy) stops being pending first. So no cycle of waits
 /// can form.
 enum HierarchyExclusion {
-  /// What `leave` must undo.
-  struct Admission: Sendable {
-    let slot: HierarchySlot
-    let mark: TreeBusyMark
-    /// The root slots of the trees this transaction adopts.
-    let adopted: [HierarchySlot]
-  }
-
   /// Runs `body` with the link domains of `governor`, `adopting`, the
   /// governors of `chain` and every slot `marks` touch held.
   @inline(__always)
@@ -97,53 +89,14 @@ enum HierarchyExclusion {
     }
   }
 
-  /// Under the link lock, *before* a link change moves a subtree from the
-  /// tree of slot `old` to the tree of slot `new` (a root joins a parent or
-  /// a window, a child or a window's root leaves): counts the ancestors of
-  /// `old`'s admissions with the links they were admitted under, and makes
-  /// `new` busy while they run.
-  ///
-  /// O(1) when `old`'s tree is idle.
-  ///
-  /// A mark whose governor keeps its ancestors through the change is left
-  /// to be counted when its tree needs the counts: a governor outside
-  /// `old`'s tree (a transaction adopting that tree into its own), or, when
-  /// the subtree of `leaving` leaves `old`'s tree, the controller it leaves
-  /// (the parent removing a child, the presenter ending a presentation). So
-  /// presenting, adding, dismissing or removing at any depth does not walk
-  /// to the root.
-  static func treeChanged(
-    _ held: LinkSection, from old: HierarchySlot, to new: HierarchySlot, leaving: ControllerNode? = nil
-  ) {
-    guard old !== new, !old[held].treeMarks.isEmpty else { return }
-    var left: ControllerNode?
-    if let leaving {
-      // Field by field: `leaving?[held].treeParent` copied the whole links
-      // struct (a retain and a release of each of its references).
-      if let parent = leaving[held].parentLink?.value {
-        left = parent.node
-      } else {
-        left = leaving[held].presentation.value.presenting?.node
-      }
-    }
-    for mark in old[held].treeMarks where mark.ancestors == nil {
-      guard let governor = mark.governor, governor.treeSlot(held) === old else { continue }
-      if let left, case .controller(let controller) = governor, controller.node === left { continue }
-      let ancestors = governor.ancestorSlots(held)
-      for ancestor in ancestors { ancestor[held].activeBelow += 1 }
-      mark.ancestors = ancestors
-    }
-    for mark in old[held].treeMarks { mark.add(held, to: new) }
-  }
-
   /// Admits a nested transaction (one started inside `chain`) only if it
   /// overlaps no running transaction but those of its own chain; returns nil
   /// otherwise, without waiting: the caller hands the request back to the
   /// chain, to be dispatched when its innermost transaction ends.
   static func tryEnterNested(_ governor: Governor, adopting: [any ViewController] = [], chain: [TransactionContext])
-    -> Admission?
+    -> ExclusionAdmission?
   {
-    withLinks(of: governor, adopting, chain: chain) { (held: LinkSection) -> Admission? in
+    withLinks(of: governor, adopting, chain: chain) { (held: LinkSection) -> ExclusionAdmission? in
       let adopted = adoptedTrees(held, adopting)
       if busyAdoptedTree(held, adopted) != nil || governor.treeSlot(held)[held].adoptions > 0 { return nil }
       countAncestors(held, in: governor.treeSlot(held))
@@ -168,12 +121,12 @@ enum HierarchyExclusion {
   nonisolated(nonsending) static func enter(
     _ governor: Governor, adopting: [any ViewController] = [], cancellable: Bool
   ) async throws
-    -> Admission
+    -> ExclusionAdmission
   {
     // Uncontended (the common case): admit without a continuation.
     if let admission = withLinks(
       of: governor, adopting,
-      { (held: LinkSection) -> Admission? in
+      { (held: LinkSection) -> ExclusionAdmission? in
         let tree = governor.treeSlot(held)
         let adopted = adoptedTrees(held, adopting)
         guard busyAdoptedTree(held, adopted) == nil, tree[held].adoptions == 0 else { return nil }
@@ -282,7 +235,7 @@ enum HierarchyExclusion {
   private static func admit(
     _ held: LinkSection, _ governor: Governor, tree: HierarchySlot, ancestors: [HierarchySlot]?,
     adopted: [HierarchySlot]
-  ) -> Admission {
+  ) -> ExclusionAdmission {
     let slot = governor.slot
     slot[held].running += 1
     if let ancestors {
@@ -291,10 +244,10 @@ enum HierarchyExclusion {
     let mark = TreeBusyMark(governor: governor, ancestors: ancestors, tree: tree)
     tree[held].treeMarks.append(mark)
     for root in adopted { root[held].adoptions += 1 }
-    return Admission(slot: slot, mark: mark, adopted: adopted)
+    return ExclusionAdmission(slot: slot, mark: mark, adopted: adopted)
   }
 
-  static func leave(_ admission: Admission) {
+  static func leave(_ admission: ExclusionAdmission) {
     let mark = admission.mark
     func end(_ held: LinkSection, taken: (trees: SlotList, ancestors: [HierarchySlot]?)) -> [UnsafeContinuation<
       ExclusionStep, Never

@@ -151,7 +151,7 @@ enum Transaction {
     let queue = governor.queue
     queue.setCurrent(id)
     let chain = outer?.runningChain() ?? []
-    let admission: HierarchyExclusion.Admission
+    let admission: ExclusionAdmission
     if chain.isEmpty {
       do {
         admission = try await HierarchyExclusion.enter(governor, adopting: adopting, cancellable: cancellable)

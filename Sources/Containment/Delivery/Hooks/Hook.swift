@@ -1,0 +1,103 @@
+/// One lifecycle hook the runtime calls on a controller, with the event it emits.
+enum Hook: Sendable {
+  case viewDidLoad
+  case viewWillAppear(Bool)
+  case viewIsAppearing(Bool)
+  case viewDidAppear(Bool)
+  case viewWillDisappear(Bool)
+  case viewDidDisappear(Bool)
+  case willMove(toParent: (any ViewController)?)
+  case didMove(toParent: (any ViewController)?)
+  case traitCollectionDidChange(previous: TraitCollection?, current: TraitCollection)
+  case viewDidTearDown
+
+  var event: LifecycleEvent.Kind {
+    switch self {
+    case .viewDidLoad: .viewDidLoad
+    case .viewWillAppear(let animated): .viewWillAppear(animated: animated)
+    case .viewIsAppearing(let animated): .viewIsAppearing(animated: animated)
+    case .viewDidAppear(let animated): .viewDidAppear(animated: animated)
+    case .viewWillDisappear(let animated): .viewWillDisappear(animated: animated)
+    case .viewDidDisappear(let animated): .viewDidDisappear(animated: animated)
+    case .willMove(let parent): .willMove(toParent: parent?.node.id)
+    case .didMove(let parent): .didMove(toParent: parent?.node.id)
+    case .traitCollectionDidChange(_, let current): .traitCollectionDidChange(current)
+    case .viewDidTearDown: .viewDidTearDown
+    }
+  }
+
+  init?(_ effect: AppearanceMachine.Effect, animated: Bool) {
+    switch effect {
+    case .willAppear: self = .viewWillAppear(animated)
+    case .isAppearing: self = .viewIsAppearing(animated)
+    case .didAppear: self = .viewDidAppear(animated)
+    case .willDisappear: self = .viewWillDisappear(animated)
+    case .didDisappear: self = .viewDidDisappear(animated)
+    case .unbalanced: return nil
+    }
+  }
+}
+
+extension ViewController {
+  /// Emits the hook's event, then runs the hook on this controller's actor,
+  /// through the gateway for user code (``Gateway``).
+  ///
+  /// Inside a transaction the hook runs marked as "in a hook", so requests it
+  /// makes are nested requests (R2), and the controller counts as engaged in
+  /// the transaction until it ends (``Engagement``).
+  ///
+  /// Supervised (a deadline, stall reports or a teardown policy in the
+  /// controller's environment), a faulted controller's hooks are skipped and
+  /// reported, and a hook no longer waited for returns as if it had.
+  nonisolated(nonsending) func deliver(_ hook: Hook, in context: TransactionContext?) async {
+    // The transaction may owe this controller more hooks: requests touching
+    // it are queued behind the transaction until it ends (R2).
+    // The node and the id are read once: each read of the `node` requirement
+    // and each binding of `context` retained and released it.
+    let node = self.node
+    let transaction = context?.id
+    if let transaction { node.engagement.engage(in: transaction) }
+    if CallSupervision.isActive {
+      let call = UserCall(hook.event.name, of: self)
+      return await Gateway.call(call, in: context, announcing: hook.event, ifAbandoned: {}) { await self.invoke(hook) }
+    }
+    node.emit(hook.event, transaction: transaction)
+    // The common case (the engine's own context, or none) calls the hook
+    // directly: no closure and no frame per hook.
+    if let binding = context?.hookBindingNeeded() {
+      await TransactionContext.$current.withValue(binding) { await self.invoke(hook) }
+    } else {
+      await invoke(hook)
+    }
+  }
+
+  /// Performs the effects an appearance decision returned: hooks and diagnostics, in order.
+  nonisolated(nonsending) func perform(
+    _ effects: AppearanceMachine.Effects, animated: Bool, in context: TransactionContext?
+  ) async {
+    for effect in effects {
+      if case .unbalanced(let reason) = effect {
+        node.emit(.unbalancedAppearanceTransition(reason), transaction: context?.id)
+      } else if let hook = Hook(effect, animated: animated) {
+        await deliver(hook, in: context)
+      }
+    }
+    // Its window was released while it appeared: it is off screen now.
+    if effects.settlesOffScreen { node.events.updateReported { $0.appearance = .disappeared } }
+  }
+
+  private func invoke(_ hook: Hook) async {
+    switch hook {
+    case .viewDidLoad: await viewDidLoad()
+    case .viewWillAppear(let animated): await viewWillAppear(animated)
+    case .viewIsAppearing(let animated): await viewIsAppearing(animated)
+    case .viewDidAppear(let animated): await viewDidAppear(animated)
+    case .viewWillDisappear(let animated): await viewWillDisappear(animated)
+    case .viewDidDisappear(let animated): await viewDidDisappear(animated)
+    case .willMove(let parent): await viewWillMove(toParent: parent)
+    case .didMove(let parent): await viewDidMove(toParent: parent)
+    case .traitCollectionDidChange(let previous, _): await traitCollectionDidChange(previous)
+    case .viewDidTearDown: await viewDidTearDown()
+    }
+  }
+}

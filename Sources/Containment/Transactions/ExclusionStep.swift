@@ -1,9 +1,0 @@
-import Synchronization
-
-/// What a waiting top-level transaction is told when it resumes.
-enum ExclusionStep: Sendable {
-  case admitted(HierarchyExclusion.Admission)
-  /// Something changed: check again.
-  case retry
-  case cancelled
-}

@@ -1,0 +1,33 @@
+import ContainmentLocking
+
+/// Walks over a controller tree under the link lock.
+enum TreeWalk {
+  /// Under the link lock: `root` and everything below it (children, and the
+  /// controller it presents, which counts as below its presenter) in stop
+  /// order: leaves first, siblings in reverse `children` order, each
+  /// controller after everything below it — the reverse of a preorder walk.
+  static func stopOrder(_ held: LinkSection, from root: any ViewController) -> [any ViewController] {
+    var preorder: [any ViewController] = []
+    var stack: [any ViewController] = [root]
+    while let next = stack.popLast() {
+      preorder.append(next)
+      if let presented = next.node[held].presented { stack.append(presented) }
+      stack.append(contentsOf: next.node[held].children.reversed())
+    }
+    return preorder.reversed()
+  }
+
+  /// Under the link lock: `controller` and its descendants, each before its
+  /// children, children in order.
+  ///
+  /// Iterative: any depth, linear time.
+  static func preorder(_ held: LinkSection, from controller: any ViewController) -> [any ViewController] {
+    var result: [any ViewController] = []
+    var stack: [any ViewController] = [controller]
+    while let next = stack.popLast() {
+      result.append(next)
+      stack.append(contentsOf: next.node[held].children.reversed())
+    }
+    return result
+  }
+}
