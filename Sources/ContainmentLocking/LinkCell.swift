@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A value its link domain guards: the one guarded cell of the runtime's
-/// tree state (a controller's links, a hierarchy slot).
+/// tree state (a controller's links, a window's state, a hierarchy slot).
 ///
 /// Its value is reachable only with a ``LinkSection`` in hand (`cell[held]`),
 /// that is, inside a ``TreeLock`` section; debug builds check, at every access,

@@ -16,7 +16,7 @@ import Synchronization
 /// Isolation: like ``View``, a window's state is guarded by its tree's link lock;
 /// changes that cause hooks (`setRootViewController`, `setTraitCollection`,
 /// `tearDown`) run as transactions on the window's own FIFO queue.
-public final class Window: @unchecked Sendable {
+public final class Window: Sendable {
   /// The window's own view; the root controller's view is installed in it.
   public let rootView: View
   let queue: TransactionQueue
@@ -24,8 +24,6 @@ public final class Window: @unchecked Sendable {
   /// ``Links`` (the slot keeps a copy of the domain's index).
   let hierarchy: HierarchySlot
 
-  /// The link domain guarding ``Links`` (``TreeLock``).
-  let domain: Atomic<Int>
   /// The supervised calls into user code running in this window's tree,
   /// which its teardown escalates (``Gateway``).
   let runningCalls = RunningCalls()
@@ -40,35 +38,15 @@ public final class Window: @unchecked Sendable {
     var rootViewController: (any ViewController)?
     var isTornDown = false
   }
-  // Private: reachable only through the subscript below, with a
-  // `LinkSection`. Release builds skip Swift's dynamic exclusivity checks
-  // here (`LinkSection` says why).
-  #if DEBUG
-    private var guarded: Links
-  #else
-    @exclusivity(unchecked) private var guarded: Links
-  #endif
 
-  /// The guarded state, inside a section; debug builds check that the
-  /// section holds the lock of this object's domain.
+  /// The guarded state's cell; its domain is the window's (``linkDomain``).
+  let links: LinkCell<Links>
+
+  /// The guarded state, inside a section (`window[held]`).
   @inline(__always)
   subscript(_ held: LinkSection) -> Links {
-    _read {
-      TreeLock.assertHeld(self)
-      yield guarded
-    }
-    _modify {
-      TreeLock.assertHeld(self)
-      yield &guarded
-    }
-  }
-
-  /// The state, for the deinitializer only: nothing else can reach an
-  /// object being released, so no lock is taken (and a `deinit` must not
-  /// take one: the last reference may be dropped inside a section).
-  var releasing: Links {
-    _read { yield guarded }
-    _modify { yield &guarded }
+    _read { yield links[held] }
+    _modify { yield &links[held] }
   }
 
   /// Creates a window of the given size and traits, whose tree takes its
@@ -81,10 +59,9 @@ public final class Window: @unchecked Sendable {
     let rootView = View(frame: frame, label: "window")
     self.rootView = rootView
     // The window and its own view are linked for life: one domain.
-    self.domain = Atomic(rootView.linkDomain)
+    self.links = LinkCell(Links(environment: environment, traits: traits), domain: rootView.linkDomain)
     self.hierarchy = HierarchySlot(domain: rootView.linkDomain)
     self.queue = TransactionQueue(owner: hierarchy)
-    self.guarded = Links(environment: environment, traits: traits)
     TreeLock.withLock(rootView) { held in rootView[held].hostWindow = self }
   }
 
@@ -92,7 +69,7 @@ public final class Window: @unchecked Sendable {
     // A released window takes its tree off screen without hooks: every
     // controller at rest becomes `disappeared`, so a later window shows the
     // tree again with its appearance hooks (CONCURRENCY.md, "Views and windows").
-    guard let root = releasing.rootViewController else { return }
+    guard let root = links.releasing.rootViewController else { return }
     TreeLock.afterRelease(in: linkDomain) { [weak root] held in
       guard let root else { return }
       Window.takeOffScreenWithoutHooks(held, root)
@@ -116,7 +93,7 @@ extension Window: LinkedObject {
   ///
   /// Locking-layer SPI, not API: the locking module needs it public to inline
   /// its sections.
-  @_spi(Locking) public var linkDomain: Int { domain.load(ordering: .relaxed) }
+  @_spi(Locking) public var linkDomain: Int { links.linkDomain }
 
   /// The objects this one links to (``LinkedObject``); locking-layer SPI.
   @_spi(Locking) public func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
@@ -126,7 +103,7 @@ extension Window: LinkedObject {
 
   /// Records a move to another link domain (``LinkedObject``); locking-layer SPI.
   @_spi(Locking) public func move(_ held: LinkSection, from old: Int, to domain: Int) {
-    self.domain.store(domain, ordering: .relaxed)
+    links.domain.store(domain, ordering: .relaxed)
     hierarchy.domain.store(domain, ordering: .relaxed)
   }
 }
