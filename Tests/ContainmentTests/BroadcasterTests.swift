@@ -17,6 +17,9 @@ private enum Event: Sendable, Hashable, Broadcastable {
 
   /// What these tests report to new subscribers: a count the yields change.
   static var initialReported: Int { 0 }
+
+  /// A change recorded without the lock sets the count to its code.
+  static func applyUnlockedReport(_ code: UInt8, to reported: inout Int) { reported = Int(code) }
 }
 
 private func makeBroadcaster() -> Broadcaster<Event> {
@@ -485,6 +488,27 @@ struct BroadcasterTests {
     #expect(await collectAll(later) == [.snapshot(1), .value(6), .final])
     // Finished: an advance is a no-op, as with the lock.
     #expect(broadcaster.advanceIfUnobserved())
+  }
+
+  /// A change of what is reported, recorded with an advance without the
+  /// lock, is numbered with it and the latest one counts: a later
+  /// subscription's snapshot tells it. Once someone subscribes, the call
+  /// changes nothing and says so (the owner yields an element instead).
+  @Test func changesReportedWithoutTheLockReachTheNextSnapshot_E5() async {
+    let broadcaster = makeBroadcaster()
+    #expect(broadcaster.advanceIfUnobserved(reporting: 7))
+    #expect(broadcaster.advanceIfUnobserved())
+    #expect(broadcaster.advanceIfUnobserved(reporting: 5))
+    #expect(broadcaster.advanceIfUnobserved())
+    let first = broadcaster.subscribe(policy: .keepNewest(8)) { reported in .snapshot(reported) }
+    #expect(!broadcaster.advanceIfUnobserved(reporting: 9))
+    broadcaster.yield(updating: { $0 += 100 }) { .value($0) }
+    #expect(broadcaster.reported == 105)
+    broadcaster.finish(final: .final)
+    #expect(await collectAll(first) == [.snapshot(5), .value(4), .final])
+    // Finished: a report without an element changes nothing.
+    #expect(broadcaster.advanceIfUnobserved(reporting: 3))
+    #expect(broadcaster.reported == 105)
   }
 
   @Test func aSnapshotIsDeliveredFirstEvenIfTheBufferOverflowsBeforeTheFirstRead_E5() async {

@@ -29,6 +29,19 @@ package struct ReportedState: Sendable {
   }
 
   var snapshot: LifecycleEvent.Kind { .subscribed(state: appearance, parent: parent) }
+
+  /// For an event that changes only the reported appearance: that change as
+  /// a code the broadcaster can record without its lock
+  /// (``LifecycleEvent/applyUnlockedReport(_:to:)``); nil for any other.
+  static func unlockedReport(for kind: LifecycleEvent.Kind) -> UInt8? {
+    switch kind {
+    case .viewWillAppear: 1
+    case .viewDidAppear: 2
+    case .viewWillDisappear: 3
+    case .viewDidDisappear: 4
+    default: nil
+    }
+  }
 }
 
 extension AppearanceState {
@@ -49,4 +62,16 @@ extension LifecycleEvent: Broadcastable {
   /// A controller's stream reports its appearance state and parent to each
   /// new subscriber (the `subscribed` snapshot).
   package static var initialReported: ReportedState { ReportedState() }
+
+  /// Applies an appearance change recorded without the lock
+  /// (``ReportedState/unlockedReport(for:)``).
+  package static func applyUnlockedReport(_ code: UInt8, to reported: inout ReportedState) {
+    switch code {
+    case 1: reported.appearance = .appearing
+    case 2: reported.appearance = .appeared
+    case 3: reported.appearance = .disappearing
+    case 4: reported.appearance = .disappeared
+    default: break
+    }
+  }
 }

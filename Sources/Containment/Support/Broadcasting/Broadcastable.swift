@@ -7,8 +7,14 @@ package protocol Broadcastable: Sendable {
   associatedtype Reported: Sendable = Void
   /// What is reported before any element changed it.
   static var initialReported: Reported { get }
+
+  /// Applies a change to what is reported that was recorded without the
+  /// lock, as a small code (1...127) the owner chose
+  /// (``Broadcaster/advanceIfUnobserved(reporting:)``).
+  static func applyUnlockedReport(_ code: UInt8, to reported: inout Reported)
 }
 
 extension Broadcastable where Reported == Void {
   package static var initialReported: Void { () }
+  package static func applyUnlockedReport(_ code: UInt8, to reported: inout Void) {}
 }

@@ -118,6 +118,14 @@ package final class Broadcaster<Element: Broadcastable>: Sendable {
     storage.advanceIfUnobserved()
   }
 
+  /// ``advanceIfUnobserved()`` for an element that changes what is
+  /// reported, as the owner's code `report` (1...127) says
+  /// (``Broadcastable/applyUnlockedReport(_:to:)``): while nobody
+  /// subscribes it takes no lock either.
+  package func advanceIfUnobserved(reporting report: UInt8) -> Bool {
+    storage.advanceIfUnobserved(reporting: report)
+  }
+
   package func yield(_ make: (_ sequenceNumber: Int) -> Element) {
     storage.yield { sequenceNumber, _ in make(sequenceNumber) }
   }

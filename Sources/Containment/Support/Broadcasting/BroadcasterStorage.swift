@@ -9,15 +9,21 @@ final class BroadcasterStorage<Element: Broadcastable>: Sendable {
   typealias StateMachine = BroadcasterStateMachine<Element>
 
   private let state = Locked(StateMachine())
-  /// Elements numbered without the lock while nobody subscribes; the top
-  /// bit set means "take the lock" (someone subscribes, or it finished).
+  /// Elements numbered without the lock while nobody subscribes (the low 56
+  /// bits), the latest change of what is reported made with them (a code
+  /// of ``Broadcastable/applyUnlockedReport(_:to:)`` in the next 7 bits, 0:
+  /// none); the top bit set means "take the lock" (someone subscribes, or
+  /// it finished).
   ///
   /// Every locked operation first takes these in and sets the bit, and
   /// clears it at the end if nobody subscribes: an advance is either
   /// counted before a subscription's numbering starts or made under the
-  /// lock, never lost.
+  /// lock, never lost; the same holds for the change it reports, and the
+  /// latest change is the one that counts.
   private let unlocked = Atomic<UInt64>(0)
   private static var needsLock: UInt64 { 1 << 63 }
+  private static var countMask: UInt64 { (1 << 56) - 1 }
+  private static var reportShift: UInt64 { 56 }
   private let lostMarker: @Sendable (Int) -> Element
   private let laggedMarker: @Sendable () -> Element
 
@@ -34,8 +40,10 @@ final class BroadcasterStorage<Element: Broadcastable>: Sendable {
       // a locked operation clears the bit: no read-modify-write needed (the
       // common case while someone subscribes).
       if unlocked.load(ordering: .acquiring) != Self.needsLock {
-        let advanced = unlocked.exchange(Self.needsLock, ordering: .acquiringAndReleasing) & ~Self.needsLock
-        machine.absorbUnlockedAdvances(Int(advanced))
+        let word = unlocked.exchange(Self.needsLock, ordering: .acquiringAndReleasing)
+        machine.absorbUnlockedAdvances(Int(word & Self.countMask))
+        let report = UInt8(truncatingIfNeeded: (word & ~Self.needsLock) >> Self.reportShift)
+        if report != 0 { Element.applyUnlockedReport(report, to: &machine.reported) }
       }
       let result = body(&machine)
       if machine.admitsUnlockedAdvance { unlocked.store(0, ordering: .releasing) }
@@ -65,17 +73,22 @@ final class BroadcasterStorage<Element: Broadcastable>: Sendable {
     withMachine { $0.advanceIfUnobserved(body) }
   }
 
-  /// ``yieldIfUnobserved(_:)`` with nothing to run: without the lock while
-  /// nobody subscribes (one atomic increment).
-  func advanceIfUnobserved() -> Bool {
+  /// ``yieldIfUnobserved(_:)`` for an element that reports nothing new
+  /// (`report` 0) or the change of code `report` (1...127): without the
+  /// lock while nobody subscribes (one atomic compare-and-exchange).
+  func advanceIfUnobserved(reporting report: UInt8 = 0) -> Bool {
+    precondition(report < 128, "a report code has 7 bits")
     var current = unlocked.load(ordering: .relaxed)
     while current & Self.needsLock == 0 {
+      var desired = ((current & Self.countMask) &+ 1) & Self.countMask
+      desired |= report == 0 ? current & ~Self.countMask : UInt64(report) << Self.reportShift
       let (exchanged, original) = unlocked.compareExchange(
-        expected: current, desired: current &+ 1, ordering: .relaxed)
+        expected: current, desired: desired, ordering: .relaxed)
       if exchanged { return true }
       current = original
     }
-    return yieldIfUnobserved { _ in }
+    if report == 0 { return yieldIfUnobserved { _ in } }
+    return yieldIfUnobserved { Element.applyUnlockedReport(report, to: &$0) }
   }
 
   func yield(_ make: (Int, inout Element.Reported) -> Element) {

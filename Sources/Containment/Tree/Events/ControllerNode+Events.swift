@@ -10,11 +10,14 @@ extension ControllerNode {
   func emit(_ kind: LifecycleEvent.Kind, transaction: TransactionID?) {
     // Nobody listening anywhere this event could go: keep only what later
     // subscribers rely on (numbering and the reported state), skip the route
-    // walk, the path string and the clock read. Most events change nothing
-    // reported (a load, a transition's events): they take no lock at all.
+    // walk, the path string and the clock read. Only a change of the
+    // reported parent takes the broadcaster's lock.
     let reports = ReportedState.changes(with: kind)
     func advanceIfUnobserved() -> Bool {
-      reports ? events.yieldIfUnobserved(updating: { $0.apply(kind) }) : events.advanceIfUnobserved()
+      guard reports else { return events.advanceIfUnobserved() }
+      // An appearance change is recorded with the numbering, without the lock.
+      if let report = ReportedState.unlockedReport(for: kind) { return events.advanceIfUnobserved(reporting: report) }
+      return events.yieldIfUnobserved(updating: { $0.apply(kind) })
     }
     if TreeEventStreams.count == 0, advanceIfUnobserved() { return }
     let position = TreeLock.withLock(self) { held in self.position(held) }
