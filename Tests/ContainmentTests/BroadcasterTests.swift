@@ -490,10 +490,12 @@ struct BroadcasterTests {
     #expect(broadcaster.advanceIfUnobserved())
   }
 
-  /// A change of what is reported, recorded with an advance without the
-  /// lock, is numbered with it and the latest one counts: a later
-  /// subscription's snapshot tells it. Once someone subscribes, the call
-  /// changes nothing and says so (the owner yields an element instead).
+  /// A change of what is reported, recorded without the lock, reaches the
+  /// next snapshot.
+  ///
+  /// It is numbered with its advance and the latest one counts. Once
+  /// someone subscribes, the call changes nothing and says so (the owner
+  /// yields an element instead).
   @Test func changesReportedWithoutTheLockReachTheNextSnapshot_E5() async {
     let broadcaster = makeBroadcaster()
     #expect(broadcaster.advanceIfUnobserved(reporting: 7))
