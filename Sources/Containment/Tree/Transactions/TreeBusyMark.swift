@@ -15,8 +15,10 @@ import Synchronization
 /// (``HierarchyExclusion/withLinks(of:_:chain:touching:_:)``). Every change
 /// to them is made holding the domain of one of its trees (or by its owner
 /// before it is in any), so once those domains are held they stay as read.
-final class TreeBusyMark: Sendable {
+struct TreeBusyMark: Sendable {
   struct State {
+    /// For an admitted transaction: its governor.
+    let governor: Governor?
     /// For an admitted transaction: the ancestors whose `activeBelow` counts
     /// it; nil until counted.
     ///
@@ -27,23 +29,21 @@ final class TreeBusyMark: Sendable {
     /// The tree slots that hold it.
     var trees = SlotList()
   }
+  /// A mark is one object, its lock and state: copies are the same mark.
+  private let state: Locked<State>
 
-  /// For an admitted transaction: its governor (fixed, so read without the
-  /// lock).
-  let governor: Governor?
-  private let state: Mutex<State>
-
-  init(governor: Governor?) {
-    self.governor = governor
-    state = Mutex(State())
-  }
+  init(governor: Governor?) { state = Locked(State(governor: governor)) }
 
   /// A mark admitted into `tree`, its ancestors counted or not (the caller
   /// adds it to the tree's `treeMarks`).
   init(governor: Governor, ancestors: [HierarchySlot]?, tree: HierarchySlot) {
-    self.governor = governor
-    state = Mutex(State(ancestors: ancestors, trees: SlotList(tree)))
+    state = Locked(State(governor: governor, ancestors: ancestors, trees: SlotList(tree)))
   }
+
+  static func === (a: TreeBusyMark, b: TreeBusyMark) -> Bool { a.state.isSame(as: b.state) }
+
+  /// For an admitted transaction: its governor.
+  var governor: Governor? { state.withLock { $0.governor } }
 
   /// The slots whose domains guard what this mark touches: its trees and
   /// its counted ancestors.
@@ -85,7 +85,7 @@ final class TreeBusyMark: Sendable {
   /// With the link domain of one of its trees held.
   var ancestors: [HierarchySlot]? {
     get { state.withLock { $0.ancestors } }
-    set { state.withLock { $0.ancestors = newValue } }
+    nonmutating set { state.withLock { $0.ancestors = newValue } }
   }
 
   /// With the domain of `tree` held, and of one of its trees if it has any.
