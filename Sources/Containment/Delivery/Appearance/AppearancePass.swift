@@ -165,7 +165,7 @@ struct AppearancePass: Sendable {
 
   /// Runs `body`, which only delivers hooks, marked once as inside `context`'s
   /// hooks (every hook in it would be marked the same way one by one).
-  private nonisolated(nonsending) static func asHooks(
+  nonisolated(nonsending) static func asHooks(
     of context: TransactionContext?, _ body: nonisolated(nonsending) () async -> Void
   ) async {
     if let context { await context.withHookBinding(body) } else { await body() }

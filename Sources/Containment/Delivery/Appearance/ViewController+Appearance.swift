@@ -30,11 +30,17 @@ extension ViewController {
     // Read once: each read of the `node` requirement is a call and a retain.
     let node = self.node
     var pass = AppearancePass(animated: animated)
+    // A leaf (the common case) builds no pass: its own decision is all.
+    var leafEffects = AppearanceMachine.Effects.none
     let refusal = TreeLock.withLock(node) { (held: LinkSection) -> IgnoredCall? in
       if node[held].supervision.isTornDown, context?.isBody != true { return .tornDown }
       if isAppearing, node[held].parent == nil, node[held].window == nil { return .appearingWithoutWindow }
+      if node[held].children.isEmpty {
+        leafEffects = node[held].appearance.machine.begin(isAppearing: isAppearing, animated: animated, automatic: false)
+        return nil
+      }
       pass.begin(held, self, isAppearing: isAppearing, automatic: false)
-      if !pass.isEmpty, !node[held].children.isEmpty {
+      if !pass.isEmpty {
         pass.begin(held, AppearancePass.forwardingDescendants(held, of: self), isAppearing: isAppearing)
       }
       return nil
@@ -43,7 +49,11 @@ extension ViewController {
       node.emit(.callIgnored(refusal), transaction: context?.id)
       return
     }
-    await pass.deliverWill(in: context)
+    if leafEffects.isEmpty {
+      await pass.deliverWill(in: context)
+    } else {
+      await AppearancePass.asHooks(of: context) { await perform(leafEffects, animated: animated, in: context) }
+    }
   }
 
   /// Ends an appearance transition begun with
