@@ -1,4 +1,5 @@
 import ContainmentLocking
+
 extension ViewController {
   /// Starts an appearance transition by hand (A3, A6): what a container
   /// that answers `shouldAutomaticallyForwardAppearanceMethods == false`
@@ -36,7 +37,8 @@ extension ViewController {
       if node[held].supervision.isTornDown, context?.isBody != true { return .tornDown }
       if isAppearing, node[held].parent == nil, node[held].window == nil { return .appearingWithoutWindow }
       if node[held].children.isEmpty {
-        leafEffects = node[held].appearance.machine.begin(isAppearing: isAppearing, animated: animated, automatic: false)
+        leafEffects = node[held].appearance.machine.begin(
+          isAppearing: isAppearing, animated: animated, automatic: false)
         return nil
       }
       pass.begin(held, self, isAppearing: isAppearing, automatic: false)
