@@ -257,15 +257,15 @@ enum HierarchyExclusion {
       for root in admission.adopted {
         root[held].adoptions -= 1
         // Transactions of that tree waiting while it was being adopted.
-        if root[held].adoptions == 0 { woken += root.wakeAll(held) }
+        if root[held].adoptions == 0 { root.wakeAll(held, into: &woken) }
       }
       let ancestors = taken.ancestors ?? []
       // Transactions waiting for a tree this one leaves idle, to adopt it.
-      woken += mark.removeFrom(held, taken.trees)
-      if admission.slot[held].running == 0 { woken += admission.slot.wakeAll(held) }
+      mark.removeFrom(held, taken.trees, into: &woken)
+      if admission.slot[held].running == 0 { admission.slot.wakeAll(held, into: &woken) }
       for ancestor in ancestors {
         ancestor[held].activeBelow -= 1
-        if ancestor[held].activeBelow == 0 { woken += ancestor.wakeAll(held) }
+        if ancestor[held].activeBelow == 0 { ancestor.wakeAll(held, into: &woken) }
       }
       return woken
     }

@@ -65,9 +65,19 @@ extension LinkCell<HierarchySlotState> {
 
   /// Under the link lock: unregisters every waiter, returning their continuations.
   func wakeAll(_ held: LinkSection) -> [UnsafeContinuation<ExclusionStep, Never>] {
-    if self[held].waiters.isEmpty { return [] }
+    var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
+    wakeAll(held, into: &woken)
+    return woken
+  }
+
+  /// ``wakeAll(_:)``, appending to `woken` (nothing to do, and no array
+  /// touched, when nobody waits: the common case of every transaction's end).
+  func wakeAll(_ held: LinkSection, into woken: inout [UnsafeContinuation<ExclusionStep, Never>]) {
+    if self[held].waiters.isEmpty { return }
     let all = self[held].waiters
     self[held].waiters.removeAll()
-    return all.compactMap { $0.woken(held) }
+    for waiter in all {
+      if let continuation = waiter.woken(held) { woken.append(continuation) }
+    }
   }
 }

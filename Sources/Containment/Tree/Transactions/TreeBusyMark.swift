@@ -104,17 +104,19 @@ struct TreeBusyMark: Sendable {
   /// Returns the waiters of the trees left idle: a transaction waiting to adopt
   /// one of them must check again.
   func removeFromTrees(_ held: LinkSection) -> [UnsafeContinuation<ExclusionStep, Never>] {
-    removeFrom(held, take().trees)
+    var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
+    removeFrom(held, take().trees, into: &woken)
+    return woken
   }
 
   /// With the domains of `trees` held: removes the mark from the trees it
-  /// was taken from (``take()``), returning the waiters of the trees left idle.
-  func removeFrom(_ held: LinkSection, _ trees: SlotList) -> [UnsafeContinuation<ExclusionStep, Never>] {
-    var woken: [UnsafeContinuation<ExclusionStep, Never>] = []
+  /// was taken from (``take()``), appending the waiters of the trees left idle
+  /// to `woken`.
+  func removeFrom(_ held: LinkSection, _ trees: SlotList, into woken: inout [UnsafeContinuation<ExclusionStep, Never>])
+  {
     for tree in trees {
       tree[held].treeMarks.removeAll { $0 === self }
-      if tree[held].treeMarks.isEmpty { woken += tree.wakeAll(held) }
+      if tree[held].treeMarks.isEmpty { tree.wakeAll(held, into: &woken) }
     }
-    return woken
   }
 }
