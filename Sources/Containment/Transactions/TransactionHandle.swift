@@ -29,9 +29,8 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
 
   private struct State {
     var result: Result<Value, any Error>?
-    var waiters: [Int: UnsafeContinuation<Result<Value, any Error>, Never>] = [:]
-    var nextWaiter = 0
-    var cancelledWaiters: Set<Int> = []
+    /// The tasks waiting for `result`, cancellable before they park.
+    var waiters = ParkedWaiters<UnsafeContinuation<Result<Value, any Error>, Never>>()
   }
   /// The outcome of a handle made complete (most requests: every one made
   /// from outside a transaction); it has no lock.
@@ -96,16 +95,14 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
   private func wait(cancellable: Bool) async -> Result<Value, any Error> {
     // A handle without state was made complete.
     guard let state else { return settled.unsafelyUnwrapped }
-    let id = state.withLock { state -> Int in
-      state.nextWaiter += 1
-      return state.nextWaiter
-    }
+    let id = state.withLock { $0.waiters.issue() }
     let body = {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, any Error>, Never>) in
         let ready = state.withLock { state -> Result<Value, any Error>? in
+          let arrived = state.waiters.arrive(id)
           if let result = state.result { return result }
-          if state.cancelledWaiters.remove(id) != nil { return .failure(CancellationError()) }
-          state.waiters[id] = continuation
+          guard arrived else { return .failure(CancellationError()) }
+          state.waiters.park(id, continuation)
           return nil
         }
         if let ready { continuation.resume(returning: ready) }
@@ -115,12 +112,7 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
     return await withTaskCancellationHandler {
       await body()
     } onCancel: {
-      let continuation = state.withLock { state -> UnsafeContinuation<Result<Value, any Error>, Never>? in
-        if let continuation = state.waiters.removeValue(forKey: id) { return continuation }
-        if state.result == nil { state.cancelledWaiters.insert(id) }
-        return nil
-      }
-      continuation?.resume(returning: .failure(CancellationError()))
+      state.withLock { $0.waiters.cancel(id) }?.resume(returning: .failure(CancellationError()))
     }
   }
 
@@ -130,8 +122,7 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
     let waiters = state.withLock { state -> [UnsafeContinuation<Result<Value, any Error>, Never>] in
       guard state.result == nil else { return [] }
       state.result = result
-      defer { state.waiters.removeAll() }
-      return Array(state.waiters.values)
+      return state.waiters.take { _ in true }
     }
     for waiter in waiters { waiter.resume(returning: result) }
   }
