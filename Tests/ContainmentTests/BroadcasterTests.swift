@@ -513,6 +513,25 @@ struct BroadcasterTests {
     #expect(broadcaster.reported == 105)
   }
 
+  /// The lock-free advance says no, and changes nothing, whenever the lock
+  /// is needed: while someone subscribes, and once finished.
+  ///
+  /// The owner then yields the element itself, which is numbered after
+  /// every earlier advance.
+  @Test func anAdvanceWithoutTheLockDeclinesWhileObservedAndOnceFinished() async {
+    let broadcaster = makeBroadcaster()
+    #expect(broadcaster.advanceWithoutLock(reporting: 2))
+    let sequence = broadcaster.subscribe(policy: .keepNewest(8)) { reported in .snapshot(reported) }
+    #expect(!broadcaster.advanceWithoutLock(reporting: 9))
+    #expect(!broadcaster.advanceWithoutLock())
+    broadcaster.yield { .value($0) }
+    #expect(broadcaster.reported == 2)
+    broadcaster.finish(final: .final)
+    #expect(await collectAll(sequence) == [.snapshot(2), .value(1), .final])
+    #expect(!broadcaster.advanceWithoutLock(reporting: 3))
+    #expect(broadcaster.reported == 2)
+  }
+
   @Test func aSnapshotIsDeliveredFirstEvenIfTheBufferOverflowsBeforeTheFirstRead_E5() async {
     let broadcaster = makeBroadcaster()
     let keeping = broadcaster.subscribe(policy: .keepNewest(2)) { .snapshot(0) }

@@ -126,6 +126,16 @@ package final class Broadcaster<Element: Broadcastable>: Sendable {
     storage.advanceIfUnobserved(reporting: report)
   }
 
+  /// The lock-free part of ``advanceIfUnobserved(reporting:)``.
+  ///
+  /// False, with nothing done, whenever it would need the lock (someone
+  /// subscribes, it finished, or a subscription just ended). For an owner
+  /// that yields the element itself when this says false: with a
+  /// subscriber, that is one lock per element instead of two.
+  package func advanceWithoutLock(reporting report: UInt8 = 0) -> Bool {
+    storage.advanceWithoutLock(reporting: report)
+  }
+
   package func yield(_ make: (_ sequenceNumber: Int) -> Element) {
     storage.yield { sequenceNumber, _ in make(sequenceNumber) }
   }

@@ -77,6 +77,16 @@ final class BroadcasterStorage<Element: Broadcastable>: Sendable {
   /// (`report` 0) or the change of code `report` (1...127): without the
   /// lock while nobody subscribes (one atomic compare-and-exchange).
   func advanceIfUnobserved(reporting report: UInt8 = 0) -> Bool {
+    if advanceWithoutLock(reporting: report) { return true }
+    if report == 0 { return yieldIfUnobserved { _ in } }
+    return yieldIfUnobserved { Element.applyUnlockedReport(report, to: &$0) }
+  }
+
+  /// The lock-free part of ``advanceIfUnobserved(reporting:)``: false,
+  /// with nothing done, whenever the lock is needed (someone subscribes,
+  /// it finished, or a subscription just ended and no locked operation has
+  /// run since).
+  func advanceWithoutLock(reporting report: UInt8 = 0) -> Bool {
     precondition(report < 128, "a report code has 7 bits")
     var current = unlocked.load(ordering: .relaxed)
     while current & Self.needsLock == 0 {
@@ -87,8 +97,7 @@ final class BroadcasterStorage<Element: Broadcastable>: Sendable {
       if exchanged { return true }
       current = original
     }
-    if report == 0 { return yieldIfUnobserved { _ in } }
-    return yieldIfUnobserved { Element.applyUnlockedReport(report, to: &$0) }
+    return false
   }
 
   func yield(_ make: (Int, inout Element.Reported) -> Element) {

@@ -11,13 +11,25 @@ extension ControllerNode {
     // Nobody listening anywhere this event could go: keep only what later
     // subscribers rely on (numbering and the reported state), skip the route
     // walk, the path string and the clock read. Only a change of the
-    // reported parent takes the broadcaster's lock.
+    // reported parent takes the broadcaster's lock; with a subscriber, the
+    // event takes it once, to be yielded.
     let reports = ReportedState.changes(with: kind)
+    // Whether this controller's own stream may have a subscriber: then the
+    // event is built and yielded (one lock), never asked about first.
+    var ownObserved = false
     func advanceIfUnobserved() -> Bool {
-      guard reports else { return events.advanceIfUnobserved() }
+      if ownObserved { return false }
       // An appearance change is recorded with the numbering, without the lock.
-      if let report = ReportedState.unlockedReport(for: kind) { return events.advanceIfUnobserved(reporting: report) }
-      return events.yieldIfUnobserved(updating: { $0.apply(kind) })
+      let advanced =
+        if !reports {
+          events.advanceWithoutLock()
+        } else if let report = ReportedState.unlockedReport(for: kind) {
+          events.advanceWithoutLock(reporting: report)
+        } else {
+          events.yieldIfUnobserved(updating: { $0.apply(kind) })
+        }
+      ownObserved = !advanced
+      return advanced
     }
     if TreeEventStreams.count == 0, advanceIfUnobserved() { return }
     let position = TreeLock.withLock(self) { held in self.position(held) }
