@@ -7,6 +7,11 @@
 /// domain's lock held (``TreeLock/assertHeld(_:)``); it is written only by
 /// the thread that holds the mutex, and read to check that the reading
 /// thread is that holder: a check that passes never races.
+///
+/// `@unchecked Sendable`: the table is allocated once and never moves; each
+/// slot's holder id and generation are read and written only by the thread
+/// that holds that slot's mutex (or, for the holder check, compared by a
+/// thread to its own id), and the mutexes are the OS's.
 public final class LinkDomainTable: @unchecked Sendable {
   /// The number of domains.
   public let count: Int

@@ -16,6 +16,9 @@
 /// a use costs one pointer chase, not two (the lock used to be a class around
 /// this storage; on the 10^5-controller appearance every extra object touched
 /// per hook is a cache miss).
+///
+/// `@unchecked Sendable`: the value is reached only inside `withLock`, with
+/// the mutex held.
 public struct Locked<Value>: @unchecked Sendable {
   @usableFromInline let storage: LockedStorage<Value>
 

@@ -12,6 +12,12 @@ import Synchronization
 /// in or out of a window (and so cause appearance hooks) are `async`: they run
 /// as a transaction of the container that owns the superview (see
 /// ``addSubview(_:)``).
+///
+/// `@unchecked Sendable`: its links and geometry are reachable only through
+/// its subscript, with a `LinkSection` that holds the lock of its domain
+/// (an atomic); its label is immutable. They are inline rather than in a
+/// `LinkCell` of their own: one object per view, not two, for the memory
+/// target of a controller with its view.
 public final class View: @unchecked Sendable, CustomStringConvertible {
   /// Debug label.
   public let label: String
