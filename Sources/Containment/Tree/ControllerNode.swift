@@ -1,5 +1,4 @@
 import ContainmentLocking
-import Synchronization
 
 /// The runtime's state for one controller: its identity, its transaction
 /// queue, its event streams and its place in its tree.
@@ -23,7 +22,7 @@ public final class ControllerNode: Sendable {
   /// Its transaction queue, created when first used: most controllers are
   /// leaves that never run a transaction of their own, and a queue with its
   /// lock is a sixth of an idle controller's memory.
-  private let lazyQueue = AtomicLazyReference<TransactionQueue>()
+  private let lazyQueue = LazyReference<TransactionQueue>()
   /// The controller's stream; what it reports to a new subscriber
   /// (``ReportedState``) is kept under its lock.
   let events: Broadcaster<LifecycleEvent>

@@ -1,5 +1,4 @@
 import ContainmentLocking
-import Synchronization
 
 /// What a controller's place in its tree decides, computed once and cached on
 /// its node: the path its events carry, the tree streams they go to, the
@@ -55,7 +54,7 @@ final class TreePosition: Sendable {
   /// thousands deep would keep O(depth²) characters).
   ///
   /// One word: most positions never need their path.
-  private let cachedPath = AtomicLazyReference<PathBox>()
+  private let cachedPath = LazyReference<PathBox>()
   private static var longestCachedPath: Int { 512 }
 
   private final class PathBox: Sendable {
