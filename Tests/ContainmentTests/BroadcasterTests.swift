@@ -465,14 +465,15 @@ struct BroadcasterTests {
       }
     }
     // Nobody subscribes: three advances without the lock, one with it.
-    #expect(broadcaster.advanceIfUnobserved())
-    #expect(broadcaster.advanceIfUnobserved())
+    #expect(broadcaster.advanceWithoutLock())
+    #expect(broadcaster.advanceWithoutLock())
     #expect(broadcaster.yieldIfUnobserved {})
-    #expect(broadcaster.advanceIfUnobserved())
+    #expect(broadcaster.advanceWithoutLock())
     do {
       let sequence = broadcaster.subscribe(policy: .keepNewest(8)) { .snapshot(0) }
       // Someone subscribes: nothing advances unobserved any more.
-      #expect(!broadcaster.advanceIfUnobserved())
+      #expect(!broadcaster.advanceWithoutLock())
+      #expect(!broadcaster.yieldIfUnobserved {})
       yieldNumbered()
       var iterator = sequence.makeAsyncIterator()
       #expect(await take(2, from: &iterator) == [.snapshot(0), .value(4)])
@@ -480,14 +481,15 @@ struct BroadcasterTests {
     // That subscription ended with its sequence: advancing without the lock
     // resumes, and is still counted.
     #expect(broadcaster.subscriberCount == 0)
-    #expect(broadcaster.advanceIfUnobserved())
+    #expect(broadcaster.advanceWithoutLock())
     let later = broadcaster.subscribe(policy: .keepNewest(8)) { .snapshot(1) }
     yieldNumbered()
     #expect(numbers == [4, 6])
     broadcaster.finish(final: .final)
     #expect(await collectAll(later) == [.snapshot(1), .value(6), .final])
-    // Finished: an advance is a no-op, as with the lock.
-    #expect(broadcaster.advanceIfUnobserved())
+    // Finished: the lock-free advance declines; the locked one is a no-op.
+    #expect(!broadcaster.advanceWithoutLock())
+    #expect(broadcaster.yieldIfUnobserved {})
   }
 
   /// A change of what is reported, recorded without the lock, reaches the
@@ -498,18 +500,18 @@ struct BroadcasterTests {
   /// yields an element instead).
   @Test func changesReportedWithoutTheLockReachTheNextSnapshot_E5() async {
     let broadcaster = makeBroadcaster()
-    #expect(broadcaster.advanceIfUnobserved(reporting: 7))
-    #expect(broadcaster.advanceIfUnobserved())
-    #expect(broadcaster.advanceIfUnobserved(reporting: 5))
-    #expect(broadcaster.advanceIfUnobserved())
+    #expect(broadcaster.advanceWithoutLock(reporting: 7))
+    #expect(broadcaster.advanceWithoutLock())
+    #expect(broadcaster.advanceWithoutLock(reporting: 5))
+    #expect(broadcaster.advanceWithoutLock())
     let first = broadcaster.subscribe(policy: .keepNewest(8)) { reported in .snapshot(reported) }
-    #expect(!broadcaster.advanceIfUnobserved(reporting: 9))
+    #expect(!broadcaster.advanceWithoutLock(reporting: 9))
     broadcaster.yield(updating: { $0 += 100 }) { .value($0) }
     #expect(broadcaster.reported == 105)
     broadcaster.finish(final: .final)
     #expect(await collectAll(first) == [.snapshot(5), .value(4), .final])
     // Finished: a report without an element changes nothing.
-    #expect(broadcaster.advanceIfUnobserved(reporting: 3))
+    #expect(!broadcaster.advanceWithoutLock(reporting: 3))
     #expect(broadcaster.reported == 105)
   }
 

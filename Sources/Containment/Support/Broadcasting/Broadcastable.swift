@@ -10,7 +10,7 @@ package protocol Broadcastable: Sendable {
 
   /// Applies a change to what is reported that was recorded without the
   /// lock, as a small code (1...127) the owner chose
-  /// (``Broadcaster/advanceIfUnobserved(reporting:)``).
+  /// (``Broadcaster/advanceWithoutLock(reporting:)``).
   static func applyUnlockedReport(_ code: UInt8, to reported: inout Reported)
 }
 

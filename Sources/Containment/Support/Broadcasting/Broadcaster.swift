@@ -111,27 +111,17 @@ package final class Broadcaster<Element: Broadcastable>: Sendable {
     }
   }
 
-  /// ``yieldIfUnobserved(_:)`` for an element whose only effect is its
-  /// number: while nobody subscribes it takes no lock (one atomic
-  /// increment), and a subscription's numbering still counts it.
-  package func advanceIfUnobserved() -> Bool {
-    storage.advanceIfUnobserved()
-  }
-
-  /// ``advanceIfUnobserved()`` for an element that changes what is
-  /// reported, as the owner's code `report` (1...127) says
-  /// (``Broadcastable/applyUnlockedReport(_:to:)``): while nobody
-  /// subscribes it takes no lock either.
-  package func advanceIfUnobserved(reporting report: UInt8) -> Bool {
-    storage.advanceIfUnobserved(reporting: report)
-  }
-
-  /// The lock-free part of ``advanceIfUnobserved(reporting:)``.
+  /// ``yieldIfUnobserved(_:)`` without the lock, for an element whose only
+  /// effects are its number and, if `report` is not 0, the change of what is
+  /// reported that the owner's code `report` (1...127) stands for
+  /// (``Broadcastable/applyUnlockedReport(_:to:)``): one atomic
+  /// compare-and-exchange, and a later subscription's numbering counts it.
   ///
   /// False, with nothing done, whenever it would need the lock (someone
-  /// subscribes, it finished, or a subscription just ended). For an owner
-  /// that yields the element itself when this says false: with a
-  /// subscriber, that is one lock per element instead of two.
+  /// subscribes, it finished, or a subscription just ended and no locked
+  /// operation has run since). The owner then yields the element itself, or
+  /// calls ``yieldIfUnobserved(updating:)``: with a subscriber, one lock per
+  /// element.
   package func advanceWithoutLock(reporting report: UInt8 = 0) -> Bool {
     storage.advanceWithoutLock(reporting: report)
   }

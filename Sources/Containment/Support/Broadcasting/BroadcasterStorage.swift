@@ -73,16 +73,8 @@ final class BroadcasterStorage<Element: Broadcastable>: Sendable {
     withMachine { $0.advanceIfUnobserved(body) }
   }
 
-  /// ``yieldIfUnobserved(_:)`` for an element that reports nothing new
-  /// (`report` 0) or the change of code `report` (1...127): without the
-  /// lock while nobody subscribes (one atomic compare-and-exchange).
-  func advanceIfUnobserved(reporting report: UInt8 = 0) -> Bool {
-    if advanceWithoutLock(reporting: report) { return true }
-    if report == 0 { return yieldIfUnobserved { _ in } }
-    return yieldIfUnobserved { Element.applyUnlockedReport(report, to: &$0) }
-  }
-
-  /// The lock-free part of ``advanceIfUnobserved(reporting:)``: false,
+  /// ``yieldIfUnobserved(_:)`` without the lock, for an element that reports
+  /// nothing new (`report` 0) or the change of code `report` (1...127): false,
   /// with nothing done, whenever the lock is needed (someone subscribes,
   /// it finished, or a subscription just ended and no locked operation has
   /// run since).
