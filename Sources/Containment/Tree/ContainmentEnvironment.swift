@@ -43,8 +43,15 @@ public struct ContainmentEnvironment: Sendable {
     self.hookDeadline = hookDeadline
     self.faultPolicy = faultPolicy
     self.stallWarning = stallWarning.flatMap { $0 > .zero ? $0 : nil }
-    let start = clock.now
-    self.epoch = { start.duration(to: clock.now) }
+    if C.self == ContinuousClock.self {
+      // The default clock reads time in concrete code: a generic closure
+      // reached the clock through its witnesses on every event's timestamp.
+      let start = ContinuousClock.now
+      self.epoch = { start.duration(to: .now) }
+    } else {
+      let start = clock.now
+      self.epoch = { start.duration(to: clock.now) }
+    }
     self.sleeper = { duration in try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: nil) }
     if supervises { CallSupervision.activate() }
   }
