@@ -19,7 +19,7 @@ struct BroadcastBuffer<Element> {
   }
 
   /// Appends at the tail, growing (doubling) the storage when full.
-  mutating func append(_ element: Element) {
+  mutating func append(_ element: consuming Element) {
     if count == slots.count { grow() }
     var tail = head + count
     if tail >= slots.count { tail -= slots.count }
@@ -31,8 +31,8 @@ struct BroadcastBuffer<Element> {
   @discardableResult
   mutating func popFirst() -> Element? {
     guard count > 0 else { return nil }
-    let element = slots[head]
-    slots[head] = nil
+    // Moved out, not copied: no reference count changes for its contents.
+    let element = slots[head].take()
     count -= 1
     head = count == 0 ? 0 : (head + 1 == slots.count ? 0 : head + 1)
     return element
@@ -56,7 +56,7 @@ struct BroadcastBuffer<Element> {
     for offset in 0..<count {
       var index = head + offset
       if index >= slots.count { index -= slots.count }
-      newSlots.append(slots[index])
+      newSlots.append(slots[index].take())
     }
     newSlots.append(contentsOf: repeatElement(nil, count: newCapacity - count))
     slots = newSlots

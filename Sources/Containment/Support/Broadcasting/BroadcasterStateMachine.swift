@@ -168,6 +168,15 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     let element = make(yieldedCount, &reported)
     yieldedCount &+= 1
     guard !subscribers.isEmpty else { return .none }
+    guard !waiters.isEmpty else {
+      // Nobody waits (subscribers that read in bursts, or not at all): the
+      // log takes the element itself, without a copy.
+      log.append(consume element)
+      caughtUp = 0
+      disconnectLagging(at: logEnd)
+      settleLog()
+      return .none
+    }
 
     if waiters.count == subscribers.count, log.isEmpty {
       // Everyone waits, so everyone has read the whole log: the element goes to them and the
@@ -182,8 +191,6 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
       waiters.removeAll(keepingCapacity: true)
       subscribers[id]?.cursor = end
       action = .resumeOne(waiter, element: element)
-    } else if waiters.isEmpty {
-      action = .none
     } else {
       action = .resume(resumeWaiters(at: end), element: element)
     }
