@@ -554,6 +554,19 @@ struct BroadcasterTests {
     #expect(await collectAll(sequence) == [.snapshot(0), .value(0), .value(1)])
   }
 
+  /// A broadcaster stored inline in its owner ends like a shared one: its
+  /// subscribers read what they have buffered, then nil, with no final element.
+  @Test func droppingAnOwnedBroadcasterEndsSubscribersAfterTheirBuffers() async {
+    var owned: OwnedBroadcaster<Event>? = OwnedBroadcaster(lostMarker: { .lost($0) }, laggedMarker: { .lagged })
+    let sequence = owned!.subscribe(policy: .keepNewest(8)) { reported in .snapshot(reported) }
+    #expect(owned!.advanceWithoutLock() == false)
+    owned!.yield(updating: { $0 += 1 }) { .value($0) }
+    owned!.yield { .value($0) }
+    #expect(owned!.reported == 1)
+    owned = nil
+    #expect(await collectAll(sequence) == [.snapshot(0), .value(0), .value(1)])
+  }
+
   @Test func ringBufferIsFIFOAcrossWrapAroundAndGrowth() {
     var buffer = BroadcastBuffer<Int>()
     var expected: [Int] = []

@@ -25,7 +25,7 @@ public final class ControllerNode: Sendable {
   private let lazyQueue = LazyReference<TransactionQueue>()
   /// The controller's stream; what it reports to a new subscriber
   /// (``ReportedState``) is kept under its lock.
-  let events: Broadcaster<LifecycleEvent>
+  let events: OwnedBroadcaster<LifecycleEvent>
   /// Its place in its tree: everything its tree's link domain guards.
   let links: LinkCell<ControllerLinks>
   /// Its hierarchical exclusion slot, guarded by the same link domain (the
@@ -79,7 +79,7 @@ public final class ControllerNode: Sendable {
     self.hierarchy = hierarchy
     self.id = id
     self.name = name
-    self.events = ControllerNode.makeBroadcaster(id: id, name: name)
+    self.events = OwnedBroadcaster(storage: BroadcasterStorage(id: id, name: name))
   }
 
   deinit {
@@ -105,17 +105,7 @@ public final class ControllerNode: Sendable {
   }
 
   static func makeBroadcaster(id: ControllerID, name: String) -> Broadcaster<LifecycleEvent> {
-    Broadcaster(
-      lostMarker: { count in
-        LifecycleEvent(
-          controller: id, name: name, path: name, sequenceNumber: -1, transaction: nil,
-          timestamp: .zero, kind: .eventsLost(count: count))
-      },
-      laggedMarker: {
-        LifecycleEvent(
-          controller: id, name: name, path: name, sequenceNumber: -1, transaction: nil,
-          timestamp: .zero, kind: .lagged)
-      })
+    Broadcaster(storage: BroadcasterStorage(id: id, name: name))
   }
 
   // MARK: Reading
@@ -316,5 +306,27 @@ extension ControllerNode: LinkedObject {
     links.domain.store(domain, ordering: .relaxed)
     hierarchy.domain.store(domain, ordering: .relaxed)
     for cell in self[held].containerAttributes.value.attachedCells { cell.follow(held, to: domain) }
+  }
+}
+
+extension BroadcasterStorage<LifecycleEvent> {
+  /// The state of a stream of controller `id`, with its lost and lagged
+  /// markers.
+  ///
+  /// The closures are written where they are passed: built elsewhere and
+  /// handed over, each would be wrapped in a thunk of its own (two more
+  /// allocations per controller).
+  convenience init(id: ControllerID, name: String) {
+    self.init(
+      lostMarker: { count in
+        LifecycleEvent(
+          controller: id, name: name, path: name, sequenceNumber: -1, transaction: nil,
+          timestamp: .zero, kind: .eventsLost(count: count))
+      },
+      laggedMarker: {
+        LifecycleEvent(
+          controller: id, name: name, path: name, sequenceNumber: -1, transaction: nil,
+          timestamp: .zero, kind: .lagged)
+      })
   }
 }
