@@ -54,7 +54,9 @@ extension ViewController {
     if leafEffects.isEmpty {
       await pass.deliverWill(in: context)
     } else {
-      await AppearancePass.asHooks(of: context) { await perform(leafEffects, animated: animated, in: context) }
+      await AppearancePass.asHooks(of: context) {
+        await perform(leafEffects, animated: animated, in: context, node: node)
+      }
     }
   }
 
@@ -94,11 +96,11 @@ extension ViewController {
       return
     }
     // viewIsAppearing for everyone first, then the did-hooks, in order (A1, A2).
-    await perform(plan.own.only { $0 == .isAppearing }, animated: plan.animated, in: context)
+    await perform(plan.own.only { $0 == .isAppearing }, animated: plan.animated, in: context, node: node)
     for step in plan.descendants {
       await step.controller.perform(step.effects.only { $0 == .isAppearing }, animated: plan.animated, in: context)
     }
-    await perform(plan.own.only { $0 != .isAppearing }, animated: plan.animated, in: context)
+    await perform(plan.own.only { $0 != .isAppearing }, animated: plan.animated, in: context, node: node)
     for step in plan.descendants {
       await step.controller.perform(step.effects.only { $0 != .isAppearing }, animated: plan.animated, in: context)
     }

@@ -49,12 +49,17 @@ extension ViewController {
   /// Supervised (a deadline, stall reports or a teardown policy in the
   /// controller's environment), a faulted controller's hooks are skipped and
   /// reported, and a hook no longer waited for returns as if it had.
+  @inline(__always)
   nonisolated(nonsending) func deliver(_ hook: Hook, in context: TransactionContext?) async {
+    await deliver(hook, in: context, node: node)
+  }
+
+  /// ``deliver(_:in:)`` with this controller's node, read by the caller:
+  /// each read of the `node` requirement is a call and a retain.
+  nonisolated(nonsending) func deliver(_ hook: Hook, in context: TransactionContext?, node: ControllerNode) async {
     // The transaction may owe this controller more hooks: requests touching
     // it are queued behind the transaction until it ends (R2).
-    // The node and the id are read once: each read of the `node` requirement
-    // and each binding of `context` retained and released it.
-    let node = self.node
+    // The id is read once: each binding of `context` retained and released it.
     let transaction = context?.id
     if let transaction { node.engagement.engage(in: transaction) }
     if CallSupervision.isActive {
@@ -72,14 +77,23 @@ extension ViewController {
   }
 
   /// Performs the effects an appearance decision returned: hooks and diagnostics, in order.
+  @inline(__always)
   nonisolated(nonsending) func perform(
     _ effects: AppearanceMachine.Effects, animated: Bool, in context: TransactionContext?
+  ) async {
+    await perform(effects, animated: animated, in: context, node: node)
+  }
+
+  /// ``perform(_:animated:in:)`` with this controller's node, read by the
+  /// caller.
+  nonisolated(nonsending) func perform(
+    _ effects: AppearanceMachine.Effects, animated: Bool, in context: TransactionContext?, node: ControllerNode
   ) async {
     for effect in effects {
       if case .unbalanced(let reason) = effect {
         node.emit(.unbalancedAppearanceTransition(reason), transaction: context?.id)
       } else if let hook = Hook(effect, animated: animated) {
-        await deliver(hook, in: context)
+        await deliver(hook, in: context, node: node)
       }
     }
     // Its window was released while it appeared: it is off screen now.

@@ -221,6 +221,7 @@ extension ViewController {
   /// Announces a decided change of children, in order: `childAdded` events,
   /// then `willMove(toParent: nil)` to each leaving child, then
   /// `willMove(toParent: self)` to each joining one.
+  @inline(__always)
   nonisolated(nonsending) func announce(_ decision: ChildrenDecision, in context: TransactionContext) async {
     for controller in decision.added { node.emit(.childAdded(controller.node.id), transaction: context.id) }
     for controller in decision.removed { await controller.deliver(.willMove(toParent: nil), in: context) }
