@@ -557,7 +557,8 @@ struct BroadcasterTests {
   /// A broadcaster stored inline in its owner ends like a shared one: its
   /// subscribers read what they have buffered, then nil, with no final element.
   @Test func droppingAnOwnedBroadcasterEndsSubscribersAfterTheirBuffers() async {
-    var owned: OwnedBroadcaster<Event>? = OwnedBroadcaster(lostMarker: { .lost($0) }, laggedMarker: { .lagged })
+    var owned: OwnedBroadcaster<Event>? = OwnedBroadcaster(
+      storage: BroadcasterStorage(lostMarker: { .lost($0) }, laggedMarker: { .lagged }))
     let sequence = owned!.subscribe(policy: .keepNewest(8)) { reported in .snapshot(reported) }
     #expect(owned!.advanceWithoutLock() == false)
     owned!.yield(updating: { $0 += 1 }) { .value($0) }

@@ -9,12 +9,6 @@
 struct OwnedBroadcaster<Element: Broadcastable>: ~Copyable, BroadcastingFront {
   let storage: BroadcasterStorage<Element>
 
-  /// An active broadcaster with no subscribers; the markers as for
-  /// ``Broadcaster/init(lostMarker:laggedMarker:)``.
-  init(lostMarker: @escaping @Sendable (Int) -> Element, laggedMarker: @escaping @Sendable () -> Element) {
-    storage = BroadcasterStorage(lostMarker: lostMarker, laggedMarker: laggedMarker)
-  }
-
   /// Owns `storage`, which nothing else owns yet.
   init(storage: BroadcasterStorage<Element>) {
     self.storage = storage
