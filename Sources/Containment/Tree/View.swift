@@ -1,5 +1,4 @@
 import ContainmentLocking
-import Synchronization
 
 /// A headless view: a frame in its superview's coordinates, a list of
 /// subviews, membership in a window, and a small set of layout constraints
@@ -13,17 +12,9 @@ import Synchronization
 /// as a transaction of the container that owns the superview (see
 /// ``addSubview(_:)``).
 ///
-/// `@unchecked Sendable`: its links and geometry are reachable only through
-/// its subscript, with a `LinkSection` that holds the lock of its domain
-/// (an atomic); its label is immutable. They are inline rather than in a
-/// `LinkCell` of their own: one object per view, not two, for the memory
-/// target of a controller with its view.
-public final class View: @unchecked Sendable, CustomStringConvertible {
+public final class View: Sendable, CustomStringConvertible {
   /// Debug label.
   public let label: String
-
-  /// The link domain guarding ``Links`` (``TreeLock``).
-  let domain = Atomic<Int>(TreeLock.domainForNewObject())
 
   // MARK: Guarded by TreeLock
 
@@ -54,35 +45,14 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
       set { ownerLink = newValue.map(ControllerBackLink.init) }
     }
   }
-  // Private: reachable only through the subscript below, with a
-  // `LinkSection`. Release builds skip Swift's dynamic exclusivity checks
-  // here (`LinkSection` says why).
-  #if DEBUG
-    private var guarded: Links
-  #else
-    @exclusivity(unchecked) private var guarded: Links
-  #endif
+  /// The guarded state's cell; its domain is the view's (``linkDomain``).
+  let links: LinkCell<Links>
 
-  /// The guarded state, inside a section; debug builds check that the
-  /// section holds the lock of this object's domain.
+  /// The guarded state, inside a section (`view[held]`).
   @inline(__always)
   subscript(_ held: LinkSection) -> Links {
-    _read {
-      TreeLock.assertHeld(self)
-      yield guarded
-    }
-    _modify {
-      TreeLock.assertHeld(self)
-      yield &guarded
-    }
-  }
-
-  /// The state, for the deinitializer only: nothing else can reach an
-  /// object being released, so no lock is taken (and a `deinit` must not
-  /// take one: the last reference may be dropped inside a section).
-  var releasing: Links {
-    _read { yield guarded }
-    _modify { yield &guarded }
+    _read { yield links[held] }
+    _modify { yield &links[held] }
   }
 
   func hasSuperview(_ held: LinkSection, _ view: View) -> Bool {
@@ -90,13 +60,13 @@ public final class View: @unchecked Sendable, CustomStringConvertible {
   }
   /// Creates a detached view.
   public init(frame: Rect = .zero, label: String = "view") {
-    self.guarded = Links(frame: frame)
+    self.links = LinkCell(Links(frame: frame), domain: TreeLock.domainForNewObject())
     self.label = label
   }
 
   deinit {
     // A deep view hierarchy is released without recursing once per level.
-    IterativeRelease.release(&releasing.subviews)
+    IterativeRelease.release(&links.releasing.subviews)
   }
 
   /// A readable description.
@@ -257,7 +227,7 @@ extension View: LinkedObject {
   ///
   /// Locking-layer SPI, not API: the locking module needs it public to inline
   /// its sections.
-  @_spi(Locking) public var linkDomain: Int { domain.load(ordering: .relaxed) }
+  @_spi(Locking) public var linkDomain: Int { links.linkDomain }
 
   /// The objects this one links to (``LinkedObject``); locking-layer SPI.
   @_spi(Locking) public func appendLinkedObjects(_ held: LinkSection, to objects: inout [any LinkedObject]) {
@@ -270,6 +240,6 @@ extension View: LinkedObject {
 
   /// Records a move to another link domain (``LinkedObject``); locking-layer SPI.
   @_spi(Locking) public func move(_ held: LinkSection, from old: Int, to domain: Int) {
-    self.domain.store(domain, ordering: .relaxed)
+    links.domain.store(domain, ordering: .relaxed)
   }
 }
