@@ -29,7 +29,13 @@ public struct Locked<Value>: @unchecked Sendable {
   /// retain of each of its references, then a release of the original).
   @inlinable
   public init(_ value: Value) {
-    storage = LockedStorage.make(value)
+    storage = LockedStorage.make(value, adaptive: true)
+  }
+
+  /// A lock guarding `value` whose mutex never spins by itself (the link
+  /// domains' locks, which spin in ``withLock(retrying:_:)``'s way).
+  init(_ value: Value, adaptive: Bool) {
+    storage = LockedStorage.make(value, adaptive: adaptive)
   }
 
   /// Whether `self` and `other` are copies of one lock (and value).
@@ -61,9 +67,9 @@ public struct Locked<Value>: @unchecked Sendable {
 /// The value as the header, the mutex as the single element: one allocation.
 @usableFromInline
 final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
-  @inlinable static func make(_ value: Value) -> LockedStorage {
+  @inlinable static func make(_ value: Value, adaptive: Bool) -> LockedStorage {
     let storage = create(minimumCapacity: 1) { _ in value }
-    storage.withUnsafeMutablePointerToElements { mutex in initializeMutex(mutex, adaptive: true) }
+    storage.withUnsafeMutablePointerToElements { mutex in initializeMutex(mutex, adaptive: adaptive) }
     // `create` returns the base class type; the dynamic type is this subclass.
     return unsafeDowncast(storage, to: LockedStorage.self)
   }
@@ -89,5 +95,32 @@ final class LockedStorage<Value>: ManagedBuffer<Value, PlatformMutex> {
       defer { unlockMutex(mutex) }
       return try body(&value.pointee)
     }
+  }
+
+  // Lock and unlock apart from a section, for the link domains' locks,
+  // which a section takes several of in index order (``LinkDomainTable``).
+
+  @inlinable @inline(__always)
+  func lock(retrying tries: Int) {
+    withUnsafeMutablePointerToElements { mutex in
+      if !tryLockMutex(mutex) { lockContended(mutex, tries: tries) }
+    }
+  }
+
+  @inlinable @inline(__always)
+  func tryLock() -> Bool {
+    withUnsafeMutablePointerToElements { mutex in tryLockMutex(mutex) }
+  }
+
+  @inlinable @inline(__always)
+  func unlock() {
+    withUnsafeMutablePointerToElements { mutex in unlockMutex(mutex) }
+  }
+
+  /// Runs `body` on the value; the caller holds the lock (or, for
+  /// ``LinkDomainTable/isHeldByCurrentThread(_:)``, only compares it).
+  @inlinable @inline(__always)
+  func withValueOfHolder<Result>(_ body: (inout Value) -> Result) -> Result {
+    withUnsafeMutablePointerToHeader { value in body(&value.pointee) }
   }
 }
