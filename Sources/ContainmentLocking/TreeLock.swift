@@ -75,18 +75,28 @@ public enum TreeLock {
   {
     while true {
       let domain = member.linkDomain
-      domains.lock(domain, retrying: triesBeforeSleeping)
-      guard member.linkDomain == domain else {
-        domains.unlock(domain)
-        continue
-      }
-      defer {
-        domains.unlock(domain)
-        sectionEnded()
-      }
-      sectionStarted(holding: [domain])
-      return try body(LinkSection())
+      if let result = try withLock(domain: domain, if: { member.linkDomain == domain }, body) { return result }
     }
+  }
+
+  /// Runs `body` with the lock of `domain` held if `isValid()` holds once the
+  /// lock is taken (the objects read before are still in that domain);
+  /// returns nil, having run nothing, otherwise.
+  @inlinable @inline(__always)
+  static func withLock<Result>(domain: Int, if isValid: () -> Bool, _ body: (LinkSection) throws -> Result)
+    rethrows -> Result?
+  {
+    domains.lock(domain, retrying: triesBeforeSleeping)
+    guard isValid() else {
+      domains.unlock(domain)
+      return nil
+    }
+    defer {
+      domains.unlock(domain)
+      sectionEnded()
+    }
+    sectionStarted(holding: [domain])
+    return try body(LinkSection())
   }
 
   /// Runs `body` with the locks of both objects' domains held (one lock if
@@ -158,17 +168,10 @@ public enum TreeLock {
       }
       if first < 0 { return try body(LinkSection()) }
       if others.isEmpty {
-        domains.lock(first, retrying: triesBeforeSleeping)
-        guard items.allSatisfy({ domain($0) == first }) else {
-          domains.unlock(first)
-          continue
+        if let result = try withLock(domain: first, if: { items.allSatisfy({ domain($0) == first }) }, body) {
+          return result
         }
-        defer {
-          domains.unlock(first)
-          sectionEnded()
-        }
-        sectionStarted(holding: [first])
-        return try body(LinkSection())
+        continue
       }
       others.append(first)
       others.sort()
@@ -200,14 +203,7 @@ public enum TreeLock {
     rethrows
     -> Result?
   {
-    domains.lock(domain, retrying: triesBeforeSleeping)
-    defer {
-      domains.unlock(domain)
-      sectionEnded()
-    }
-    guard domains.generation(domain) == generation else { return nil }
-    sectionStarted(holding: [domain])
-    return try body(LinkSection())
+    try withLock(domain: domain, if: { domains.generation(domain) == generation }, body)
   }
 
   /// Debug builds: stops the process if the calling thread does not hold
