@@ -6,10 +6,8 @@
 /// A value kept inside the state its owner's lock guards; the waiters it
 /// hands back are resumed after that lock is released.
 public struct ParkedWaiters<Waiter> {
-  private var nextID: UInt64 = 0
+  private var tickets = WaiterTickets()
   private var parked: [(id: UInt64, waiter: Waiter)] = []
-  private var unregistered: Set<UInt64> = []
-  private var cancelledFirst: Set<UInt64> = []
 
   /// No waiters.
   public init() {}
@@ -18,18 +16,11 @@ public struct ParkedWaiters<Waiter> {
   public var count: Int { parked.count }
 
   /// An id for a task about to park (issued before its continuation exists).
-  public mutating func issue() -> UInt64 {
-    nextID += 1
-    unregistered.insert(nextID)
-    return nextID
-  }
+  public mutating func issue() -> UInt64 { tickets.issue() }
 
   /// The task of `id` has its continuation: false if the task was
   /// cancelled first (then it must not park).
-  public mutating func arrive(_ id: UInt64) -> Bool {
-    unregistered.remove(id)
-    return cancelledFirst.remove(id) == nil
-  }
+  public mutating func arrive(_ id: UInt64) -> Bool { tickets.arrive(id) }
 
   /// Parks an arrived task.
   public mutating func park(_ id: UInt64, _ waiter: Waiter) {
@@ -40,7 +31,7 @@ public struct ParkedWaiters<Waiter> {
   /// if it has not arrived yet).
   public mutating func cancel(_ id: UInt64) -> Waiter? {
     if let index = parked.firstIndex(where: { $0.id == id }) { return parked.remove(at: index).waiter }
-    if unregistered.contains(id) { cancelledFirst.insert(id) }
+    tickets.cancelBeforeArrival(id)
     return nil
   }
 

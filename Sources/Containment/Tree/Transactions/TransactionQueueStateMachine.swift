@@ -1,3 +1,5 @@
+import ContainmentLocking
+
 /// The pure state of one container's FIFO transaction queue (R1–R3).
 ///
 /// The queue has at most one *holder*: the task currently running a
@@ -12,27 +14,21 @@
 /// while a lock is held).
 struct TransactionQueueStateMachine<Continuation, Job> {
   enum Entry {
-    case waiter(id: Int, continuation: Continuation)
+    case waiter(id: UInt64, continuation: Continuation)
     case job(Job)
   }
 
   private(set) var isHeld = false
   private var pending: [Entry] = []
   private var head = 0
-  /// Waiters that have an id but have not registered their continuation yet.
-  private var announced: Set<Int> = []
-  /// Waiters cancelled before they managed to register (the cancellation
-  /// handler ran first); their late registration fails at once.
-  private var cancelledBeforeRegistration: Set<Int> = []
-  private var nextWaiterID = 0
+  /// The waiters' ids: a waiter cancelled before it registered its
+  /// continuation (the cancellation handler ran first) fails its late
+  /// registration at once.
+  private var tickets = WaiterTickets()
 
   var pendingCount: Int { pending.count - head }
 
-  mutating func makeWaiterID() -> Int {
-    nextWaiterID += 1
-    announced.insert(nextWaiterID)
-    return nextWaiterID
-  }
+  mutating func makeWaiterID() -> UInt64 { tickets.issue() }
 
   enum AcquireAction {
     /// The queue was free; the caller holds it now.
@@ -43,9 +39,8 @@ struct TransactionQueueStateMachine<Continuation, Job> {
     case cancelled
   }
 
-  mutating func acquire(id: Int, continuation: Continuation) -> AcquireAction {
-    announced.remove(id)
-    if cancelledBeforeRegistration.remove(id) != nil { return .cancelled }
+  mutating func acquire(id: UInt64, continuation: Continuation) -> AcquireAction {
+    guard tickets.arrive(id) else { return .cancelled }
     if !isHeld {
       precondition(pendingCount == 0, "a free queue has nothing pending")
       isHeld = true
@@ -67,7 +62,7 @@ struct TransactionQueueStateMachine<Continuation, Job> {
   /// Returns its continuation if it was still waiting (resume it with
   /// `CancellationError`), or nil if it was already granted (then the
   /// cancellation is the transaction's to observe).
-  mutating func cancel(id: Int) -> Continuation? {
+  mutating func cancel(id: UInt64) -> Continuation? {
     for index in head..<pending.count {
       if case .waiter(let waiterID, let continuation) = pending[index], waiterID == id {
         pending.remove(at: index)
@@ -76,7 +71,7 @@ struct TransactionQueueStateMachine<Continuation, Job> {
     }
     // Not registered yet: leave a placeholder so the late registration fails.
     // Already granted: the transaction itself observes the cancellation.
-    if announced.remove(id) != nil { cancelledBeforeRegistration.insert(id) }
+    tickets.cancelBeforeArrival(id)
     return nil
   }
 
