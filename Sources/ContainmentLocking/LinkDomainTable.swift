@@ -24,7 +24,8 @@ public final class LinkDomainTable: Sendable {
 
   /// The generation of domain `index`, read with its lock held.
   ///
-  /// How many times objects have left it (``objectsLeft(_:)``).
+  /// How many times objects have left it (``objectsLeft(_:)``): while it is
+  /// unchanged, everything that was in the domain still is.
   public func generation(_ index: Int) -> UInt {
     storage(index)._withUnsafeGuaranteedRef { storage in storage.withValueOfHolder { $0.generation } }
   }
