@@ -34,7 +34,12 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
   }
   /// The outcome of a handle made complete (most requests: every one made
   /// from outside a transaction); it has no lock.
-  private let settled: Result<Value, any Error>?
+  ///
+  /// Stored without its type, so that releasing a handle (once per request)
+  /// destroys only values of known layout: a generic class's deinit would
+  /// otherwise look up `Result<Value, any Error>`'s metadata in the runtime's
+  /// shared cache each time, a lookup every thread's requests contend on.
+  private let settled: SettledOutcome
   /// A pending handle's state; nil on one made complete.
   private let state: Locked<State>?
 
@@ -43,7 +48,7 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
     self.id = id
     self.queuedBehind = queuedBehind
     self.cancellableWhileQueued = cancellableWhileQueued
-    self.settled = nil
+    self.settled = .pending
     self.state = Locked(State())
   }
 
@@ -51,7 +56,7 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
     self.id = id
     self.queuedBehind = []
     self.cancellableWhileQueued = false
-    self.settled = settled
+    self.settled = SettledOutcome(settled)
     self.state = nil
   }
 
@@ -65,7 +70,7 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
 
   /// The outcome, if finished.
   public var result: Result<Value, any Error>? {
-    guard let state else { return settled }
+    guard let state else { return settled.result(Value.self) }
     return state.withLock { $0.result }
   }
 
@@ -94,7 +99,7 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
 
   private func wait(cancellable: Bool) async -> Result<Value, any Error> {
     // A handle without state was made complete.
-    guard let state else { return settled.unsafelyUnwrapped }
+    guard let state else { return settled.result(Value.self).unsafelyUnwrapped }
     let id = state.withLock { $0.waiters.issue() }
     let body = {
       await withUnsafeContinuation { (continuation: UnsafeContinuation<Result<Value, any Error>, Never>) in
@@ -125,5 +130,32 @@ public final class TransactionHandle<Value: Sendable>: Sendable {
       return state.waiters.take { _ in true }
     }
     for waiter in waiters { waiter.resume(returning: result) }
+  }
+}
+
+/// A completed handle's outcome, without its value's static type.
+private enum SettledOutcome: Sendable {
+  /// A pending handle: its outcome is in its state.
+  case pending
+  case success(any Sendable)
+  case failure(any Error)
+
+  init<Value: Sendable>(_ result: Result<Value, any Error>) {
+    switch result {
+    case .success(let value): self = .success(value)
+    case .failure(let error): self = .failure(error)
+    }
+  }
+
+  /// The outcome as it was stored (`Value` is the type it was stored with).
+  func result<Value: Sendable>(_: Value.Type) -> Result<Value, any Error>? {
+    switch self {
+    case .pending: return nil
+    case .success(let value):
+      // Stored by `init(_:)` from a `Value`.
+      guard let value = value as? Value else { preconditionFailure("a handle's outcome changed its type") }
+      return .success(value)
+    case .failure(let error): return .failure(error)
+    }
   }
 }
