@@ -13,7 +13,7 @@ import ContainmentLocking
 /// a consistent picture of several controllers at once; its transaction
 /// queue and broadcasters have their own small locks. Reading a property is
 /// synchronous and never suspends.
-public final class ControllerNode: Sendable {
+public final class ControllerNode: Sendable, LinkCellOwner {
   /// Stable identity, unique in the process.
   public let id: ControllerID
   /// Debug name, used in event paths and diagnostics.
@@ -44,14 +44,6 @@ public final class ControllerNode: Sendable {
 
   /// The queue if it was ever used; nil means it is free and empty.
   var queueIfCreated: TransactionQueue? { lazyQueue.load() }
-
-  /// The guarded links and state (``ControllerLinks``), inside a
-  /// section that holds this node's domain (checked in debug builds).
-  @inline(__always)
-  subscript(_ held: LinkSection) -> Links {
-    _read { yield links[held] }
-    _modify { yield &links[held] }
-  }
 
   struct WeakNode: Sendable {
     weak var node: ControllerNode?

@@ -12,7 +12,7 @@ import ContainmentLocking
 /// as a transaction of the container that owns the superview (see
 /// ``addSubview(_:)``).
 ///
-public final class View: Sendable, CustomStringConvertible {
+public final class View: Sendable, CustomStringConvertible, LinkCellOwner {
   /// Debug label.
   public let label: String
 
@@ -47,13 +47,6 @@ public final class View: Sendable, CustomStringConvertible {
   }
   /// The guarded state's cell; its domain is the view's (``linkDomain``).
   let links: LinkCell<Links>
-
-  /// The guarded state, inside a section (`view[held]`).
-  @inline(__always)
-  subscript(_ held: LinkSection) -> Links {
-    _read { yield links[held] }
-    _modify { yield &links[held] }
-  }
 
   func hasSuperview(_ held: LinkSection, _ view: View) -> Bool {
     self[held].superviewLink?.refers(to: view) ?? false

@@ -16,7 +16,7 @@ import Synchronization
 /// Isolation: like ``View``, a window's state is guarded by its tree's link lock;
 /// changes that cause hooks (`setRootViewController`, `setTraitCollection`,
 /// `tearDown`) run as transactions on the window's own FIFO queue.
-public final class Window: Sendable {
+public final class Window: Sendable, LinkCellOwner {
   /// The window's own view; the root controller's view is installed in it.
   public let rootView: View
   let queue: TransactionQueue
@@ -41,13 +41,6 @@ public final class Window: Sendable {
 
   /// The guarded state's cell; its domain is the window's (``linkDomain``).
   let links: LinkCell<Links>
-
-  /// The guarded state, inside a section (`window[held]`).
-  @inline(__always)
-  subscript(_ held: LinkSection) -> Links {
-    _read { yield links[held] }
-    _modify { yield &links[held] }
-  }
 
   /// Creates a window of the given size and traits, whose tree takes its
   /// clock from `environment`.
