@@ -170,13 +170,15 @@ extension NavigationController {
         parent is NavigationController
           ? .alreadyOnStack(joiner.node.id) : .alreadyChild(child: joiner.node.id, parent: parent.node.id)
       },
-      willShow: { top, animated in
-        guard let delegate = self.currentDelegate() else { return }
-        await delegate.navigationController(self, willShow: top, animated: animated)
+      // The delegate is read when the call is due; without one, nothing
+      // goes through the gateway.
+      willShow: {
+        guard let delegate = self.currentDelegate() else { return nil }
+        return { top, animated in await delegate.navigationController(self, willShow: top, animated: animated) }
       },
-      didShow: { top, animated in
-        guard let delegate = self.currentDelegate() else { return }
-        await delegate.navigationController(self, didShow: top, animated: animated)
+      didShow: {
+        guard let delegate = self.currentDelegate() else { return nil }
+        return { top, animated in await delegate.navigationController(self, didShow: top, animated: animated) }
       }
     ) { stack, held in
       let edit = try plan(stack, held)

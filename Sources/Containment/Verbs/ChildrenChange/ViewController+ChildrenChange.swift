@@ -37,9 +37,10 @@ extension ViewController {
   /// controller that is not a child yet whose links `plan` reads or the change
   /// makes (those it adds or shows): they are held in the same section.
   /// `commit` runs under the same lock once the change is validated and linked
-  /// (a policy records its own state there). `willShow`/`didShow` run (as
-  /// hooks) right after the change's `transitionBegan`/`transitionEnded`
-  /// events, if it announces one.
+  /// (a policy records its own state there). `willShow`/`didShow` are
+  /// asked, right after the change's `transitionBegan`/`transitionEnded`
+  /// events (if it announces one), for the call to make then (a delegate's,
+  /// through the gateway); nil calls nothing.
   @discardableResult
   nonisolated(nonsending) func runChildrenChange(
     reason: RemovalReason,
@@ -48,8 +49,8 @@ extension ViewController {
     joinerWithParent: (_ joiner: any ViewController, _ parent: any ViewController) -> ContainmentError = {
       .alreadyChild(child: $0.node.id, parent: $1.node.id)
     },
-    willShow: (nonisolated(nonsending) @Sendable (any ViewController, Bool) async -> Void)? = nil,
-    didShow: (nonisolated(nonsending) @Sendable (any ViewController, Bool) async -> Void)? = nil,
+    willShow: () -> ShowCall? = { nil },
+    didShow: () -> ShowCall? = { nil },
     commit: (ChildrenChange, LinkSection) -> Void = { _, _ in },
     plan: ([any ViewController], LinkSection) throws -> ChildrenChange
   ) async throws -> ChildrenChangeResult {
@@ -140,7 +141,7 @@ extension ViewController {
       node.emit(
         .transitionBegan(from: announcement.from?.node.id, to: announcement.to?.node.id, options: []),
         transaction: context.id)
-      if let willShow, let to = announcement.to {
+      if let to = announcement.to, let willShow = willShow() {
         await Gateway.call(
           UserCall("navigationController(_:willShow:animated:)", of: self), in: context, ifAbandoned: {}
         ) {
@@ -170,7 +171,7 @@ extension ViewController {
       node.emit(
         .transitionEnded(from: announcement.from?.node.id, to: announcement.to?.node.id, outcome: outcome),
         transaction: context.id)
-      if let didShow, let to = announcement.to {
+      if let to = announcement.to, let didShow = didShow() {
         await Gateway.call(
           UserCall("navigationController(_:didShow:animated:)", of: self), in: context, ifAbandoned: {}
         ) { await didShow(to, animated) }
@@ -228,6 +229,10 @@ extension ViewController {
     for controller in decision.added { await controller.deliver(.willMove(toParent: self), in: context) }
   }
 }
+
+/// A call a change of children makes when it begins or ends showing a
+/// controller (a navigation delegate's `willShow`/`didShow`).
+typealias ShowCall = nonisolated(nonsending) @Sendable (any ViewController, Bool) async -> Void
 
 extension ViewController {
   /// Runs `body` with the link domains of this controller and of `involving` held.
