@@ -100,6 +100,7 @@ extension ViewController {
     if effects.settlesOffScreen { node.events.updateReported { $0.appearance = .disappeared } }
   }
 
+  @inline(__always)
   private func invoke(_ hook: Hook) async {
     switch hook {
     case .viewDidLoad: await viewDidLoad()
