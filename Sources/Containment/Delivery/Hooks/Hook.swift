@@ -56,24 +56,36 @@ extension ViewController {
 
   /// ``deliver(_:in:)`` with this controller's node, read by the caller:
   /// each read of the `node` requirement is a call and a retain.
+  ///
+  /// Inlined: the common case (no supervision; the engine's own context, or
+  /// none) calls the hook from the caller's frame, with no closure and no
+  /// frame of its own.
+  @inline(__always)
   nonisolated(nonsending) func deliver(_ hook: Hook, in context: TransactionContext?, node: ControllerNode) async {
     // The transaction may owe this controller more hooks: requests touching
     // it are queued behind the transaction until it ends (R2).
     // The id is read once: each binding of `context` retained and released it.
     let transaction = context?.id
     if let transaction { node.engagement.engage(in: transaction) }
-    if CallSupervision.isActive {
-      let call = UserCall(hook.event.name, of: self)
-      return await Gateway.call(call, in: context, announcing: hook.event, ifAbandoned: {}) { await self.invoke(hook) }
-    }
+    if CallSupervision.isActive { return await deliverSupervised(hook, in: context) }
     node.emit(hook.event, transaction: transaction)
-    // The common case (the engine's own context, or none) calls the hook
-    // directly: no closure and no frame per hook.
     if let binding = context?.hookBindingNeeded() {
-      await TransactionContext.$current.withValue(binding) { await self.invoke(hook) }
+      await deliver(hook, boundTo: binding)
     } else {
       await invoke(hook)
     }
+  }
+
+  /// Delivers through the gateway, which announces the hook's event.
+  private nonisolated(nonsending) func deliverSupervised(_ hook: Hook, in context: TransactionContext?) async {
+    let call = UserCall(hook.event.name, of: self)
+    await Gateway.call(call, in: context, announcing: hook.event, ifAbandoned: {}) { await self.invoke(hook) }
+  }
+
+  /// Runs the hook with the task bound to `binding` (user code's own
+  /// context: a scope's hooks).
+  private nonisolated(nonsending) func deliver(_ hook: Hook, boundTo binding: TransactionContext) async {
+    await TransactionContext.$current.withValue(binding) { await self.invoke(hook) }
   }
 
   /// Performs the effects an appearance decision returned: hooks and diagnostics, in order.
