@@ -52,14 +52,15 @@ enum Transaction {
         if case .failure(let error) = result { throw error }
         return .completed(id: id, result)
       }
-      try await governor.queue.acquire()
+      let queue = governor.queue
+      try await queue.acquire()
       let id = TransactionID.next()
       // No outer context: those of this task, if any, have all ended (a
       // transaction never runs again), so it can be neither nested nor
       // deferred: it runs here, or leaves cancelled.
       guard
         let result = await run(
-          body, on: governor, adopting: adopting, id: id, handle: nil, outer: nil, cancellable: true)
+          body, on: governor, queue: queue, adopting: adopting, id: id, handle: nil, outer: nil, cancellable: true)
       else { preconditionFailure("a request made outside any transaction runs in its own task") }
       if case .failure(let error) = result { throw error }
       return .completed(id: id, result)
@@ -129,11 +130,12 @@ enum Transaction {
   /// dispatches what the transaction deferred.
   ///
   /// Only a requester running its own request (`cancellable`) may be cancelled
-  /// while waiting for admission.
+  /// while waiting for admission. `queue`, if given, is `governor.queue`.
   @discardableResult
   nonisolated(nonsending) static func run<Value: Sendable>(
     _ body: @escaping Body<Value>,
     on governor: Governor,
+    queue knownQueue: TransactionQueue? = nil,
     adopting: [any ViewController] = [],
     id: TransactionID,
     handle: TransactionHandle<Value>?,
@@ -148,7 +150,8 @@ enum Transaction {
       handle.complete(.failure(CancellationError()))
       return nil
     }
-    let queue = governor.queue
+    // `governor.queue` reads the controller's node and its lazy queue.
+    let queue = knownQueue ?? governor.queue
     queue.setCurrent(id)
     let chain = outer?.runningChain() ?? []
     let admission: ExclusionAdmission
