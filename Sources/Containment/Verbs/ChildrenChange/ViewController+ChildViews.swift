@@ -5,10 +5,13 @@ import ContainmentLocking
 extension ViewController {
   /// Whether `child`'s root view is in this controller's view hierarchy.
   nonisolated func isInstalled(_ held: LinkSection, _ child: any ViewController) -> Bool {
-    guard let view = node[held].view, let childView = child.node[held].view, childView[held].superview != nil else {
-      return false
-    }
-    return view.isAncestorOrSelf(held, of: childView)
+    guard let view = node[held].view, let childView = child.node[held].view else { return false }
+    return Self.isInstalled(held, childView, in: view)
+  }
+
+  /// Whether a child's root view `childView` is in `view`'s hierarchy.
+  static func isInstalled(_ held: LinkSection, _ childView: View, in view: View) -> Bool {
+    childView[held].superviewLink != nil && view.isAncestorOrSelf(held, of: childView)
   }
 
   /// Adds `child`'s loaded root view to this controller's view (below
@@ -22,21 +25,34 @@ extension ViewController {
     _ child: any ViewController, _ placement: ChildPlacement, below sibling: (any ViewController)? = nil
   ) {
     guard let view = node[held].view, let childView = child.node[held].view else { return }
+    Self.install(held, childView, placement, in: view, below: sibling?.node[held].view)
+  }
+
+  /// ``install(_:_:_:below:)`` with the views at hand: a child's root view
+  /// `childView` in `view`, below `siblingView` if that is installed.
+  static func install(
+    _ held: LinkSection, _ childView: View, _ placement: ChildPlacement, in view: View, below siblingView: View?
+  ) {
     var index: Int?
-    if let sibling, let siblingView = sibling.node[held].view, siblingView.hasSuperview(held, view) {
+    if let siblingView, siblingView.hasSuperview(held, view) {
       index = view[held].subviews.firstIndex { $0 === siblingView }
     }
     if !childView.hasSuperview(held, view) || index != nil {
       view.link(held, childView, at: index)
     }
-    pin(held, child, placement)
+    pin(held, childView, placement, in: view)
   }
 
   /// Re-pins an installed child's root view with `placement`.
   nonisolated func pin(_ held: LinkSection, _ child: any ViewController, _ placement: ChildPlacement) {
-    guard let view = node[held].view, let childView = child.node[held].view, childView.hasSuperview(held, view) else {
-      return
-    }
+    guard let view = node[held].view, let childView = child.node[held].view else { return }
+    Self.pin(held, childView, placement, in: view)
+  }
+
+  /// ``pin(_:_:_:)`` with the views at hand: does nothing unless `childView`
+  /// is a subview of `view`.
+  static func pin(_ held: LinkSection, _ childView: View, _ placement: ChildPlacement, in view: View) {
+    guard childView.hasSuperview(held, view) else { return }
     let item = ObjectIdentifier(childView)
     view[held].constraints.removeAll { $0.item == item }
     placement.appendConstraints(item: item, container: ObjectIdentifier(view), to: &view[held].constraints)

@@ -123,12 +123,15 @@ extension ViewController {
       var viewsChange = !hidden.isEmpty
       for shown in shownChildren {
         let controller = shown.controller
-        if isInstalled(held, controller) {
-          pin(held, controller, shown.placement)
-        } else if controller.node[held].view != nil {
+        // Each child's view is read once (each read of `node` retains it).
+        guard let childView = controller.node[held].view else { continue }
+        if Self.isInstalled(held, childView, in: view) {
+          Self.pin(held, childView, shown.placement, in: view)
+        } else {
           // A child that was already there is revealed below the views that leave.
           let revealed = decision.wasChildBefore(controller)
-          install(held, controller, shown.placement, below: revealed ? hidden.first : nil)
+          Self.install(
+            held, childView, shown.placement, in: view, below: revealed ? hidden.first?.node[held].view : nil)
           if onScreen { pass.beginForwarding(held, from: controller, isAppearing: true) }
           viewsChange = true
         }
