@@ -63,7 +63,13 @@ extension ViewController {
   /// Takes `child`'s root view out of this controller's view, with its constraints.
   nonisolated func uninstall(_ held: LinkSection, _ child: any ViewController) {
     guard let childView = child.node[held].view else { return }
-    if let view = node[held].view {
+    Self.uninstall(held, childView, from: node[held].view)
+  }
+
+  /// ``uninstall(_:_:)`` with the views at hand: takes a child's root view
+  /// `childView` out of its superview, and its constraints out of `view`.
+  static func uninstall(_ held: LinkSection, _ childView: View, from view: View?) {
+    if let view {
       let item = ObjectIdentifier(childView)
       view[held].constraints.removeAll { $0.item == item }
     }

@@ -159,7 +159,14 @@ extension ViewController {
       interrupted = await Self.animate(for: decided.duration, on: environment, animations: nil)
     }
     TreeLock.withLock(node) { held in
-      for controller in hidden where isInstalled(held, controller) { uninstall(held, controller) }
+      if let view = node[held].view {
+        for controller in hidden {
+          guard let childView = controller.node[held].view, Self.isInstalled(held, childView, in: view) else {
+            continue
+          }
+          Self.uninstall(held, childView, from: view)
+        }
+      }
       for controller in decision.removed { controller.node.detachFromParent(held) }
     }
     for controller in decision.removed {
