@@ -108,22 +108,26 @@ extension ViewController {
   nonisolated func validateAttach(
     _ held: LinkSection, _ child: any ViewController, reservation: UInt64?, ignoringParent: Bool
   ) throws {
+    // Each node is read once: each read of the `node` requirement is a call
+    // and a retain.
+    let node = node
+    let childNode = child.node
     if node[held].supervision.isTornDown { throw ContainmentError.tornDown(node.id) }
-    if child.node[held].supervision.isTornDown { throw ContainmentError.tornDown(child.node.id) }
+    if childNode[held].supervision.isTornDown { throw ContainmentError.tornDown(childNode.id) }
     if child === self { throw ContainmentError.cannotAddSelfAsChild(node.id) }
     // A controller without children is nobody's ancestor: no walk (adding a
     // leaf, the common case, stays O(1) at any depth).
-    if !child.node[held].children.isEmpty, child.node.isAncestorOrSelf(held, of: node) {
-      throw ContainmentError.wouldCreateCycle(child: child.node.id, parent: node.id)
+    if !childNode[held].children.isEmpty, childNode.isAncestorOrSelf(held, of: node) {
+      throw ContainmentError.wouldCreateCycle(child: childNode.id, parent: node.id)
     }
-    if child.node.hasParent(held, self) { throw ContainmentError.alreadyChild(child: child.node.id, parent: node.id) }
-    if !ignoringParent, child.node[held].parent != nil { throw ContainmentError.childInFlight(child.node.id) }
-    if let held = child.node[held].reservation, held != reservation {
-      throw ContainmentError.childInFlight(child.node.id)
+    if childNode.hasParent(held, self) { throw ContainmentError.alreadyChild(child: childNode.id, parent: node.id) }
+    if !ignoringParent, childNode[held].parent != nil { throw ContainmentError.childInFlight(childNode.id) }
+    if let held = childNode[held].reservation, held != reservation {
+      throw ContainmentError.childInFlight(childNode.id)
     }
     // Still being removed from its old parent (unlinked, `didMove(nil)` not yet delivered).
-    if child.node[held].eventRouting.departure != nil { throw ContainmentError.childInFlight(child.node.id) }
-    if child.node[held].window != nil { throw ContainmentError.alreadyInWindow(child.node.id) }
+    if childNode[held].eventRouting.departure != nil { throw ContainmentError.childInFlight(childNode.id) }
+    if childNode[held].window != nil { throw ContainmentError.alreadyInWindow(childNode.id) }
   }
 
   /// The add itself, inside a transaction on this container's queue.
