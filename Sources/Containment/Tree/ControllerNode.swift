@@ -179,8 +179,9 @@ public final class ControllerNode: Sendable, LinkCellOwner {
     let old =
       self[held].parent == nil
       ? (self[held].cachedPosition?.treeSlot ?? self[held].window?.hierarchy ?? hierarchy) : position(held).treeSlot
-    HierarchySlot.treeChanged(held, from: old, to: parent.node.position(held).treeSlot)
-    TreeLock.join(held, self, into: parent.node.linkDomain)
+    let parentNode = parent.node
+    HierarchySlot.treeChanged(held, from: old, to: parentNode.position(held).treeSlot)
+    TreeLock.join(held, self, into: parentNode.linkDomain)
     self[held].parent = parent
     invalidatePositions(held)
   }

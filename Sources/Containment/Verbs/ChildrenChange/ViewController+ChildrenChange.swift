@@ -223,8 +223,9 @@ extension ViewController {
   /// unlinked later with `detachFromParent(held)`, after their hooks.
   nonisolated func link(_ held: LinkSection, _ decision: ChildrenDecision) {
     for controller in decision.added {
-      controller.node.attach(held, to: self)
-      controller.node[held].appearance.isMovingToParent = true
+      let node = controller.node
+      node.attach(held, to: self)
+      node[held].appearance.isMovingToParent = true
     }
     for controller in decision.removed { controller.node[held].appearance.isMovingFromParent = true }
   }
