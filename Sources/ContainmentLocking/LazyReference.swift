@@ -28,6 +28,13 @@ public struct LazyReference<Instance: AnyObject>: ~Copyable {
     word.load(ordering: .acquiring)?.takeUnretainedValue()
   }
 
+  /// `body` run on the object, if one was stored, without retaining it: the
+  /// object lives as long as this reference does.
+  @inlinable public func withLoaded<Result>(_ body: (Instance) throws -> Result) rethrows -> Result? {
+    guard let object = word.load(ordering: .acquiring) else { return nil }
+    return try object._withUnsafeGuaranteedRef(body)
+  }
+
   /// Stores `desired` unless an object is stored already; returns the object
   /// stored now (`desired`, or the one that won the race).
   @inlinable public func storeIfNil(_ desired: Instance) -> Instance {

@@ -34,4 +34,14 @@ struct LazyReferenceTests {
     holder = nil
     #expect(stored == nil)
   }
+
+  @Test func withLoadedRunsOnlyOnAStoredObject_invariants() {
+    let holder = Holder()
+    var seen: [ObjectIdentifier] = []
+    #expect(holder.reference.withLoaded { seen.append(ObjectIdentifier($0)) } == nil)
+    let target = Target()
+    _ = holder.reference.storeIfNil(target)
+    #expect(holder.reference.withLoaded { ObjectIdentifier($0) } == ObjectIdentifier(target))
+    #expect(seen.isEmpty)
+  }
 }

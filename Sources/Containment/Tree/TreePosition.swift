@@ -73,6 +73,13 @@ final class TreePosition: Sendable {
     return path
   }
 
+  /// `body` run with ``path``, borrowed from the cache when it is there (no
+  /// reference count changes for a path already computed).
+  func withPath<Result>(_ body: (String) throws -> Result) rethrows -> Result {
+    if let result = try cachedPath.withLoaded({ try body($0.path) }) { return result }
+    return try body(path)
+  }
+
   private func computePath() -> String {
     var names: [String] = []
     var position: TreePosition? = self

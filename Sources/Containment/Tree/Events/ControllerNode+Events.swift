@@ -35,21 +35,21 @@ extension ControllerNode {
     let position = TreeLock.withLock(self) { held in self.position(held) }
     // No tree stream on its way and nobody on its own stream: nothing to build.
     if position.treeStreams.isEmpty, advanceIfUnobserved() { return }
-    let path = position.path
-    let treeStreams = position.treeStreams
     let timestamp = position.eventEnvironment.elapsed()
-    let id = self.id
-    let name = self.name
-    events.yield(updating: { if reports { $0.apply(kind) } }) { sequenceNumber in
-      LifecycleEvent(
-        controller: id, name: name, path: path, sequenceNumber: sequenceNumber,
-        transaction: transaction, timestamp: timestamp, kind: kind)
-    }
-    for stream in treeStreams {
-      stream.yield { sequenceNumber in
+    // The name and the path are borrowed (from this node and the position
+    // it keeps alive here) until each event copies them.
+    position.withPath { path in
+      events.yield(updating: { if reports { $0.apply(kind) } }) { sequenceNumber in
         LifecycleEvent(
           controller: id, name: name, path: path, sequenceNumber: sequenceNumber,
           transaction: transaction, timestamp: timestamp, kind: kind)
+      }
+      for stream in position.treeStreams {
+        stream.yield { sequenceNumber in
+          LifecycleEvent(
+            controller: id, name: name, path: path, sequenceNumber: sequenceNumber,
+            transaction: transaction, timestamp: timestamp, kind: kind)
+        }
       }
     }
   }
