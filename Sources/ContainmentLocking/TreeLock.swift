@@ -129,6 +129,46 @@ public enum TreeLock {
     }
   }
 
+  /// Runs `body` with the locks of the three objects' domains held (each
+  /// domain once), taken in index order.
+  ///
+  /// Allocates nothing (the form that takes an array builds an
+  /// array of boxed objects).
+  @inlinable @inline(__always)
+  public static func withLock<Result>(
+    _ first: some LinkGuarded, _ second: some LinkGuarded, _ third: some LinkGuarded,
+    _ body: (LinkSection) throws -> Result
+  ) rethrows -> Result {
+    while true {
+      let a = first.linkDomain
+      let b = second.linkDomain
+      let c = third.linkDomain
+      // The distinct domains in index order: low, then middle and high if
+      // they differ from the one before.
+      let low = min(a, b, c)
+      let high = max(a, b, c)
+      let middle = a + b + c - low - high
+      domains.lock(low, retrying: triesBeforeSleeping)
+      if middle != low { domains.lock(middle, retrying: triesBeforeSleeping) }
+      if high != middle { domains.lock(high, retrying: triesBeforeSleeping) }
+      func unlockAll() {
+        if high != middle { domains.unlock(high) }
+        if middle != low { domains.unlock(middle) }
+        domains.unlock(low)
+      }
+      guard first.linkDomain == a, second.linkDomain == b, third.linkDomain == c else {
+        unlockAll()
+        continue
+      }
+      defer {
+        unlockAll()
+        sectionEnded()
+      }
+      sectionStarted(holding: [low, middle, high].reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
+      return try body(LinkSection())
+    }
+  }
+
   /// Runs `body` with the locks of `first`'s domain and, if there is a
   /// `second`, of its domain held.
   @inlinable @inline(__always)

@@ -167,6 +167,22 @@ struct LinkDomainTests {
   }
 
   #if DEBUG
+    /// A section naming three objects holds each of their domains once,
+    /// however many of them share one, and none after it.
+    @Test func aSectionOfThreeObjectsHoldsEachOfTheirDomains_R5() async throws {
+      let f = Fixture()
+      let (p, q, r) = (f.controller("P"), f.controller("Q"), f.controller("R"))
+      try await p.addChild(q)
+      #expect(f.log.take() == ["Q.willMove(P)"])
+      func held(_ controllers: [RecordingController]) -> [Bool] {
+        controllers.map { TreeLock.domains.isHeldByCurrentThread($0.node.linkDomain) }
+      }
+      #expect(TreeLock.withLock(p.node, q.node, r.node) { _ in held([p, q, r]) } == [true, true, true])
+      #expect(TreeLock.withLock(r.node, p.node, q.node) { _ in held([p, q, r]) } == [true, true, true])
+      #expect(TreeLock.withLock(p.node, p.node, p.node) { _ in held([p, q]) } == [true, true])
+      #expect(held([p, q, r]) == [false, false, false])
+    }
+
     // Reading links outside any section does not compile (it needs a
     // `LinkSection`); reading them in a section of another domain stops a
     // debug build.

@@ -54,7 +54,7 @@ extension ViewController {
     animations: (@Sendable () async -> Void)?,
     context: TransactionContext
   ) async throws -> TransitionOutcome {
-    try TreeLock.withLock([node, from.node, to.node]) { held in try validateTransition(held, from: from, to: to) }
+    try TreeLock.withLock(node, from.node, to.node) { held in try validateTransition(held, from: from, to: to) }
     let toView = await to.loadViewIfNeeded(in: context)
     var pass = AppearancePass(animated: animated)
     let environment = try TreeLock.withLock([node, from.node, to.node, toView]) {

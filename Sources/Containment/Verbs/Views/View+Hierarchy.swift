@@ -39,7 +39,7 @@ extension View {
     }
     try await Transaction.perform(on: governor) { context in
       var pass = AppearancePass(animated: false)
-      try TreeLock.withLock([self, subview, governor.member]) { held in
+      try TreeLock.withLock(self, subview, governor.member) { held in
         try self.validateInsert(held, subview, governor: governor)
         let wasInWindow = subview.window(held) != nil
         let willBeInWindow = self.window(held) != nil
