@@ -25,21 +25,25 @@ import Testing
     func name(_ slot: HierarchySlot) -> String { names[ObjectIdentifier(slot)] ?? "?" }
 
     /// A top-level request on `controller` that has not waited yet.
-    mutating func atOnce(_ controller: RecordingController) -> ExclusionAdmission? {
+    mutating func atOnce(_ controller: RecordingController, adopting: [RecordingController] = [])
+      -> ExclusionAdmission?
+    {
       let governor = Governor.controller(controller)
-      let admission = HierarchyExclusion.withLinks(of: governor, []) { held in
-        ExclusionMachine.enterAtOnce(held, governor, adopting: [])
+      let admission = HierarchyExclusion.withLinks(of: governor, adopting) { held in
+        ExclusionMachine.enterAtOnce(held, governor, adopting: adopting)
       }
       log.append("\(controller.node.name) \(admission == nil ? "must wait" : "admitted at once")")
       return admission
     }
 
     /// A top-level request on `controller` that waits, as `waiter`.
-    mutating func waiting(_ controller: RecordingController, as waiter: ExclusionWaiter) -> ExclusionAdmission? {
+    mutating func waiting(
+      _ controller: RecordingController, as waiter: ExclusionWaiter, adopting: [RecordingController] = []
+    ) -> ExclusionAdmission? {
       let governor = Governor.controller(controller)
       var woken: ExclusionMachine.Woken = []
-      let entry = HierarchyExclusion.withLinks(of: governor, [], touching: [waiter.mark]) { held in
-        ExclusionMachine.enter(held, governor, adopting: [], waiter: waiter, woken: &woken)
+      let entry = HierarchyExclusion.withLinks(of: governor, adopting, touching: [waiter.mark]) { held in
+        ExclusionMachine.enter(held, governor, adopting: adopting, waiter: waiter, woken: &woken)
       }
       switch entry {
       case .admitted(let admission):
@@ -147,6 +151,35 @@ import Testing
       decisions.log == [
         "P admitted at once", "C nested outside P's transaction refused", "C nested inside P's transaction admitted",
         "R nested above P's transaction refused", "C ends", "P ends",
+      ])
+  }
+
+  @Test func aTransactionAdoptingABusyTreeWaitsForItAndThatTreeWaitsForTheAdoption() async throws {
+    let fixture = Fixture()
+    let r = fixture.controller("R")
+    let window = try await fixture.onScreen(r)
+    let x = fixture.controller("X")
+    let y = fixture.controller("Y")
+    try await fixture.install(y, in: x)
+    var decisions = Decisions(window, [r, x, y])
+    let onY = decisions.atOnce(y)
+    // R would link X's tree into its own (as `addChild(X)` does).
+    #expect(decisions.atOnce(r, adopting: [x]) == nil)
+    let adopter = ExclusionWaiter()
+    #expect(decisions.waiting(r, as: adopter, adopting: [x]) == nil)
+    try decisions.leave(onY, "Y")
+    let onR = decisions.waiting(r, as: adopter, adopting: [x])
+    // Until R's transaction ends, X's tree admits nothing.
+    #expect(decisions.atOnce(y) == nil)
+    let laterY = ExclusionWaiter()
+    #expect(decisions.waiting(y, as: laterY) == nil)
+    try decisions.leave(onR, "R")
+    let admittedY = decisions.waiting(y, as: laterY)
+    try decisions.leave(admittedY, "Y")
+    #expect(
+      decisions.log == [
+        "Y admitted at once", "R must wait", "R waits on X", "Y ends", "R admitted", "Y must wait", "Y waits on X",
+        "R ends", "Y admitted", "Y ends",
       ])
   }
 }
