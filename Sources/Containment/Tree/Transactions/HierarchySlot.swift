@@ -41,8 +41,7 @@ struct HierarchySlotState {
   /// pending.
   ///
   /// While there are none, a top-level transaction is admitted without walking
-  /// to the root (the fast path of
-  /// ``HierarchyExclusion/enter(_:adopting:cancellable:)``).
+  /// to the root (``ExclusionMachine/enterAtOnce(_:_:adopting:)``).
   var treeMarks: [TreeBusyMark] = []
   /// On a root's slot: admitted transactions that will link this tree into
   /// theirs (a window taking it as its root, a container adding it).

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// It is held by the tree slot of every tree it has belonged to since: when
 /// a tree merges into another or a subtree leaves, the marks of the old tree
-/// are added to the new one (``HierarchyExclusion/treeChanged(_:from:to:)``),
+/// are added to the new one (``HierarchySlot/treeChanged(_:from:to:leaving:)``),
 /// so no tree ever looks idle while a transaction that may overlap runs.
 /// Those trees may have different link domains by the time it ends (a
 /// subtree that left joins another tree), so the mark's own fields have a
