@@ -53,10 +53,12 @@ extension ViewController {
     }
     if leafEffects.isEmpty {
       await pass.deliverWill(in: context)
+    } else if let context {
+      await context.withHookBinding { await perform(leafEffects, animated: animated, in: context, node: node) }
     } else {
-      await AppearancePass.asHooks(of: context) {
-        await perform(leafEffects, animated: animated, in: context, node: node)
-      }
+      // Outside a transaction (manual forwarding's common case): the hooks
+      // run from this frame, with no closure frame around them.
+      await perform(leafEffects, animated: animated, in: context, node: node)
     }
   }
 
@@ -93,6 +95,11 @@ extension ViewController {
     }
     guard let plan else {
       node.emit(.callIgnored(.tornDown), transaction: context?.id)
+      return
+    }
+    // A leaf's own effects are already in order (viewIsAppearing first).
+    if plan.descendants.isEmpty {
+      await perform(plan.own, animated: plan.animated, in: context, node: node)
       return
     }
     // viewIsAppearing for everyone first, then the did-hooks, in order (A1, A2).
