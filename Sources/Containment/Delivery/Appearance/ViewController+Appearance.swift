@@ -16,7 +16,9 @@ extension ViewController {
   ///
   /// If this controller forwards automatically, its installed children follow
   /// it (parent first). Runs the hooks at once in the caller's task; inside a
-  /// transaction they are part of it.
+  /// transaction they are part of it. Runs on the caller's executor
+  /// (`nonisolated(nonsending)`, like every verb that waits for no queue):
+  /// from a container's hook, only the child's hooks hop, onto the child's actor.
   ///
   /// Refused, with no hook and no change, and reported as a `callIgnored`
   /// event (§8): on a controller whose tree was torn down
@@ -26,7 +28,7 @@ extension ViewController {
   /// a controller appears through a window or through its container, and
   /// `appeared` with nothing that could show it would be a state no window
   /// agrees with.
-  public nonisolated func beginAppearanceTransition(_ isAppearing: Bool, animated: Bool) async {
+  public nonisolated(nonsending) func beginAppearanceTransition(_ isAppearing: Bool, animated: Bool) async {
     let context = TransactionContext.current?.innermostRunning
     // Read once: each read of the `node` requirement is a call and a retain.
     let node = self.node
@@ -71,7 +73,10 @@ extension ViewController {
   /// `unbalancedAppearanceTransition(.endWithoutBegin)` event (A4). On a
   /// controller whose tree was torn down it is refused, with no hook and no
   /// change, and reported as `callIgnored(.tornDown)` (§8).
-  public nonisolated func endAppearanceTransition() async {
+  ///
+  /// Runs on the caller's executor, like
+  /// ``beginAppearanceTransition(_:animated:)``; only the hooks hop.
+  public nonisolated(nonsending) func endAppearanceTransition() async {
     let context = TransactionContext.current?.innermostRunning
     typealias Step = (controller: any ViewController, effects: AppearanceMachine.Effects)
     typealias Plan = (own: AppearanceMachine.Effects, animated: Bool, descendants: [Step])

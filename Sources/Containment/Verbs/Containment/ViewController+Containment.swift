@@ -230,10 +230,12 @@ extension ViewController {
   /// removal's appearance hooks are over.
   ///
   /// Runs the hook at once in the caller's task (not a transaction of its own;
-  /// inside a transaction it is part of that transaction). On a controller
+  /// inside a transaction it is part of that transaction), on the caller's
+  /// executor (`nonisolated(nonsending)`): only the hook hops, onto this
+  /// controller's actor. On a controller
   /// whose tree was torn down it is refused, with no hook and no change, and
   /// reported as a `callIgnored(.tornDown)` event (§8).
-  public nonisolated func willMove(toParent parent: (any ViewController)?) async {
+  public nonisolated(nonsending) func willMove(toParent parent: (any ViewController)?) async {
     let context = TransactionContext.current?.innermostRunning
     await performWillMove(toParent: parent, in: context, asBody: context?.isBody == true)
   }
@@ -263,7 +265,7 @@ extension ViewController {
   ///
   /// Runs the hook at once in the caller's task, like ``willMove(toParent:)``,
   /// and is refused the same way on a torn-down tree.
-  public nonisolated func didMove(toParent parent: (any ViewController)?) async {
+  public nonisolated(nonsending) func didMove(toParent parent: (any ViewController)?) async {
     let context = TransactionContext.current?.innermostRunning
     if context?.isBody != true, node.isTornDown { return node.emit(.callIgnored(.tornDown), transaction: context?.id) }
     await performDidMove(toParent: parent, in: context)
