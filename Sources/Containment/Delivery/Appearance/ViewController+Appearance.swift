@@ -60,7 +60,7 @@ extension ViewController {
     } else {
       // Outside a transaction (manual forwarding's common case): the hooks
       // run from this frame, with no closure frame around them.
-      await perform(leafEffects, animated: animated, in: context, node: node)
+      await performInline(leafEffects, animated: animated, in: context, node: node)
     }
   }
 
@@ -104,7 +104,7 @@ extension ViewController {
     }
     // A leaf's own effects are already in order (viewIsAppearing first).
     if plan.descendants.isEmpty {
-      await perform(plan.own, animated: plan.animated, in: context, node: node)
+      await performInline(plan.own, animated: plan.animated, in: context, node: node)
       return
     }
     // viewIsAppearing for everyone first, then the did-hooks, in order (A1, A2).

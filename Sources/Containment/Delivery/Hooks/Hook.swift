@@ -101,6 +101,18 @@ extension ViewController {
   nonisolated(nonsending) func perform(
     _ effects: AppearanceMachine.Effects, animated: Bool, in context: TransactionContext?, node: ControllerNode
   ) async {
+    await performInline(effects, animated: animated, in: context, node: node)
+  }
+
+  /// ``perform(_:animated:in:node:)``, inlined into the caller's frame.
+  ///
+  /// For a verb whose whole work on a leaf is these effects (manual
+  /// forwarding), so that the hooks are called from its frame. Everywhere
+  /// else the call keeps its frame, which keeps the engine's frames small.
+  @inline(__always)
+  nonisolated(nonsending) func performInline(
+    _ effects: AppearanceMachine.Effects, animated: Bool, in context: TransactionContext?, node: ControllerNode
+  ) async {
     for effect in effects {
       if case .unbalanced(let reason) = effect {
         node.emit(.unbalancedAppearanceTransition(reason), transaction: context?.id)
