@@ -219,7 +219,8 @@ extension World {
       $0 = {
         let start = run.now()
         let nested = Operation(id: run.nextOperationID(), kind: .selfRemoval, targets: [leaf])
-        await controller.willMove(toParent: nil)
+        // From its own actor, as a hook's code would.
+        await controller.announceLeaving()
         var result = Outcome.succeeded
         do {
           let handle = try await controller.removeFromParent()

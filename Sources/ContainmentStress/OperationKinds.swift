@@ -350,7 +350,8 @@ struct BatchKind: OperationKind {
 }
 
 /// A manual container driving a child's appearance by hand (A3, A6),
-/// balanced or deliberately unbalanced (A4), inside its own transaction.
+/// balanced or deliberately unbalanced (A4), inside its own transaction:
+/// from outside, or from the container's own actor (variants 12–23).
 struct ManualAppearanceKind: OperationKind {
   let name = OperationKindName.manualAppearance
   let weight = 6
@@ -359,23 +360,32 @@ struct ManualAppearanceKind: OperationKind {
     guard let container = rng.pick(world.manualContainers), let child = rng.pick(snapshot.children[container]) else {
       return nil
     }
-    return Operation(id: id, kind: name, targets: [container, child], variant: rng.below(12))
+    return Operation(id: id, kind: name, targets: [container, child], variant: rng.below(24))
   }
 
   func execute(_ operation: Operation, run: Run) async -> Outcome {
     let container = run.world[operation.targets[0]]
     let child = run.world[operation.targets[1]]
-    let animated = operation.variant >= 6
+    let animated = operation.variant % 12 >= 6
     let script = operation.variant % 6
+    let fromContainer = operation.variant >= 12
     return await carrier(container, run: run, operation: operation.id) { steps in
       guard child.parent === container else { return }
       let appeared = child.node.appearanceState == .appeared
       func begin(_ appearing: Bool) async {
-        await child.beginAppearanceTransition(appearing, animated: animated)
+        if fromContainer {
+          await container.forwardBegin(to: child, appearing: appearing, animated: animated)
+        } else {
+          await child.beginAppearanceTransition(appearing, animated: animated)
+        }
         steps.append(.begin(child: child.index, appearing: appearing, animated: animated))
       }
       func end() async {
-        await child.endAppearanceTransition()
+        if fromContainer {
+          await container.forwardEnd(to: child)
+        } else {
+          await child.endAppearanceTransition()
+        }
         steps.append(.end(child: child.index))
       }
       switch script {

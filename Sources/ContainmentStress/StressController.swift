@@ -84,4 +84,25 @@ actor StressController: ViewController {
     else { return }
     await action(parent)
   }
+
+  // MARK: Calls made from this controller's own actor
+
+  // The verbs that run a hook at once run on their caller's executor: these
+  // make them from a controller's actor, as a container's hook code does,
+  // next to the same calls made from outside.
+
+  /// `child.beginAppearanceTransition`, called on this controller's actor.
+  func forwardBegin(to child: StressController, appearing: Bool, animated: Bool) async {
+    await child.beginAppearanceTransition(appearing, animated: animated)
+  }
+
+  /// `child.endAppearanceTransition()`, called on this controller's actor.
+  func forwardEnd(to child: StressController) async {
+    await child.endAppearanceTransition()
+  }
+
+  /// `willMove(toParent: nil)` on itself, called on its own actor.
+  func announceLeaving() async {
+    await willMove(toParent: nil)
+  }
 }
