@@ -7,8 +7,8 @@ extension ViewController {
   ///
   /// The hook runs on the parent's actor, in the caller's task; it is not a
   /// transaction of its own. The rest runs on the caller's executor
-  /// (`nonisolated(nonsending)`). Called from inside a transaction (a hook), the
-  /// parent's hook counts as a hook of that transaction, so containment
+  /// (`nonisolated(nonsending)`). Called from inside a transaction (a hook),
+  /// the parent's hook counts as a hook of that transaction, so containment
   /// requests it makes are queued behind it (R2). The built-in
   /// containers adopt the size of their visible child (a navigation
   /// controller's top, a tab controller's selected child), so a change

@@ -102,7 +102,8 @@ extension ViewController {
       node.emit(.callIgnored(.tornDown), transaction: context?.id)
       return
     }
-    // A leaf's own effects are already in order (viewIsAppearing first).
+    // With no descendant to interleave, its own effects are already in
+    // order (viewIsAppearing first) and run from this frame.
     if plan.descendants.isEmpty {
       await performInline(plan.own, animated: plan.animated, in: context, node: node)
       return

@@ -232,9 +232,9 @@ extension ViewController {
   /// Runs the hook at once in the caller's task (not a transaction of its own;
   /// inside a transaction it is part of that transaction), on the caller's
   /// executor (`nonisolated(nonsending)`): only the hook hops, onto this
-  /// controller's actor. On a controller
-  /// whose tree was torn down it is refused, with no hook and no change, and
-  /// reported as a `callIgnored(.tornDown)` event (§8).
+  /// controller's actor. On a controller whose tree was torn down it is
+  /// refused, with no hook and no change, and reported as a
+  /// `callIgnored(.tornDown)` event (§8).
   public nonisolated(nonsending) func willMove(toParent parent: (any ViewController)?) async {
     let context = TransactionContext.current?.innermostRunning
     await performWillMove(toParent: parent, in: context, asBody: context?.isBody == true)
