@@ -43,6 +43,64 @@ struct ManualAppearanceTests {
     #expect(m.checkInvariants().isEmpty)
   }
 
+  /// A manual container that forwards to its child from its own hooks, on
+  /// its own actor: the UIKit pattern. Only `C`'s hooks hop.
+  private actor ForwardingFromHooks: ViewController {
+    nonisolated let node = ControllerNode(name: "M")
+    nonisolated let log: HookLog
+    private var child: (any ViewController)?
+
+    init(log: HookLog) { self.log = log }
+
+    nonisolated var shouldAutomaticallyForwardAppearanceMethods: Bool { false }
+    func forward(to child: any ViewController) { self.child = child }
+
+    func viewWillAppear(_ animated: Bool) async {
+      log.append("M.viewWillAppear")
+      await child?.beginAppearanceTransition(true, animated: animated)
+    }
+    func viewDidAppear(_ animated: Bool) async {
+      log.append("M.viewDidAppear")
+      await child?.endAppearanceTransition()
+    }
+    func viewWillDisappear(_ animated: Bool) async {
+      log.append("M.viewWillDisappear")
+      await child?.beginAppearanceTransition(false, animated: animated)
+    }
+    func viewDidDisappear(_ animated: Bool) async {
+      log.append("M.viewDidDisappear")
+      await child?.endAppearanceTransition()
+    }
+  }
+
+  @Test func aContainerForwardsFromItsOwnHooksOnItsOwnActor_A6() async throws {
+    let f = Fixture()
+    let m = ForwardingFromHooks(log: f.log)
+    let c = f.controller("C")
+    try await m.addChild(c)
+    try await m.view.addSubview(await c.view)
+    await c.didMove(toParent: m)
+    await m.forward(to: c)
+    _ = f.log.take()
+    var events = c.events().makeAsyncIterator()
+    _ = await events.next()  // the snapshot
+    let window = Window()
+    let handle = try await window.setRootViewController(m)
+    #expect(
+      f.log.take() == [
+        "M.viewWillAppear", "C.viewWillAppear", "M.viewDidAppear", "C.viewIsAppearing", "C.viewDidAppear",
+      ])
+    // The child's hooks belong to the transaction whose hooks forwarded them.
+    var transactions: [TransactionID?] = []
+    for _ in 0..<3 { transactions.append(await events.next()?.transaction) }
+    #expect(transactions == [handle.id, handle.id, handle.id])
+    #expect(c.node.appearanceState == .appeared)
+    try await window.setRootViewController(nil)
+    #expect(f.log.take() == ["M.viewWillDisappear", "C.viewWillDisappear", "M.viewDidDisappear", "C.viewDidDisappear"])
+    #expect(c.node.appearanceState == .disappeared)
+    #expect(m.checkInvariants().isEmpty)
+  }
+
   @Test func reversalCancelsAnAppearanceTransition_A3() async throws {
     let f = Fixture()
     let c = f.controller("C")
