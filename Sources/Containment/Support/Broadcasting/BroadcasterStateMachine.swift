@@ -163,7 +163,11 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     yieldedCount &+= count
   }
 
-  mutating func yield(_ make: (_ sequenceNumber: Int, _ reported: inout Element.Reported) -> Element) -> YieldAction {
+  /// Numbers and logs the element `make` builds; when subscribers wait,
+  /// returns them and sets `handed` to the element they get.
+  mutating func yield(
+    _ make: (_ sequenceNumber: Int, _ reported: inout Element.Reported) -> Element, handing handed: inout Element?
+  ) -> YieldAction {
     guard case .active = phase else { return .none }
     let element = make(yieldedCount, &reported)
     yieldedCount &+= 1
@@ -182,17 +186,19 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
       // Everyone waits, so everyone has read the whole log: the element goes to them and the
       // log only moves on.
       logStart += 1
+      handed = consume element
     } else {
       log.append(element)
+      handed = consume element
     }
     let end = logEnd
     let action: YieldAction
     if waiters.count == 1, let (id, waiter) = waiters.first {
       waiters.removeAll(keepingCapacity: true)
       subscribers[id]?.cursor = end
-      action = .resumeOne(waiter, element: element)
+      action = .resumeOne(waiter)
     } else {
-      action = .resume(resumeWaiters(at: end), element: element)
+      action = .resume(resumeWaiters(at: end))
     }
     // Only the resumed subscribers are at the end of the log now.
     caughtUp = resumedCount(action)
@@ -205,7 +211,7 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     switch action {
     case .none: 0
     case .resumeOne: 1
-    case .resume(let continuations, _): continuations.count
+    case .resume(let continuations): continuations.count
     }
   }
 
