@@ -24,9 +24,10 @@ extension BroadcasterStateMachine {
 
   /// The subscribers a yield resumes.
   ///
-  /// The element they get is handed back beside the action (``BroadcasterStateMachine/yield(_:handing:)``): an
-  /// action small enough to return in registers costs no copy of an element
-  /// on the common path, where nobody waits.
+  /// The element they get is handed back beside the action
+  /// (``BroadcasterStateMachine/yield(_:handing:)``): an action small enough
+  /// to return in registers costs no copy of an element on the common path,
+  /// where nobody waits.
   enum YieldAction: Sendable {
     case none
     /// Resume one continuation with the element.
