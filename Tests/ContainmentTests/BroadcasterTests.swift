@@ -637,6 +637,33 @@ struct BroadcasterTests {
     #expect(await drain(&middle) == [.lost(97), .value(97), .value(98), .value(99), .final])
   }
 
+  @Test func subscribersWaitingInNextAreEachHandedTheElementAndNothingIsLogged_E4() async {
+    let broadcaster = makeBroadcaster()
+    let sequences = (0..<3).map { _ in broadcaster.subscribe(policy: .default) { nil } }
+    let subscriber = IdleExecutor()
+    let received = await withTaskGroup(of: (Int, [Event]).self) { group in
+      for (index, sequence) in sequences.enumerated() {
+        group.addTask(executorPreference: subscriber) {
+          var iterator = sequence.makeAsyncIterator()
+          return (index, await take(2, from: &iterator) + drain(&iterator))
+        }
+      }
+      // All three wait: each is handed the element, and the log keeps nothing.
+      await waitForWaiters(broadcaster, 3, on: subscriber)
+      broadcaster.yieldValues(1)
+      #expect(broadcaster.loggedCount == 0)
+      await waitForWaiters(broadcaster, 3, on: subscriber)
+      broadcaster.yieldValues(1)
+      #expect(broadcaster.loggedCount == 0)
+      await waitForWaiters(broadcaster, 3, on: subscriber)
+      broadcaster.finish(final: .final)
+      var received: [Int: [Event]] = [:]
+      for await (index, events) in group { received[index] = events }
+      return received
+    }
+    #expect(received == [0: values(0..<2) + [.final], 1: values(0..<2) + [.final], 2: values(0..<2) + [.final]])
+  }
+
   @Test func whatEverySubscriberHasReadIsNotKept_E4() async {
     let broadcaster = makeBroadcaster()
     let one = broadcaster.subscribe(policy: .default) { nil }
