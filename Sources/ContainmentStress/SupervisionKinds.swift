@@ -211,15 +211,20 @@ final class SupervisedTree: Sendable {
     tally.withLock { $0.treesBuilt += 1 }
     let start = ContinuousClock.now
     var problems: [String] = []
+    let stage = Locked("the window's teardown")
     let ended = await within(limit) {
       try? await window.tearDown()
-      for controller in [root, planting.owner] + planting.others { try? await controller.waitUntil(.tornDown) }
+      for controller in [root, planting.owner] + planting.others {
+        stage.withLock { $0 = "waiting for \(controller.node.name) to be torn down" }
+        try? await controller.waitUntil(.tornDown)
+      }
     }
     let took = ContinuousClock.now - start
     defer { release(planting.name) }
     guard ended else {
       fault.cancel()
-      return ["the teardown of its window did not end within \(limit) (the hung call: \(planting.name))"]
+      let step = stage.withLock { $0 }
+      return ["the teardown of its window did not end within \(limit) (the hung call: \(planting.name); still \(step))"]
     }
     tally.withLock {
       $0.treesTornDown += 1
@@ -385,13 +390,14 @@ func within(_ limit: Duration, _ body: @escaping @Sendable () async -> Void) asy
   return await withUnsafeContinuation { continuation in
     waiter.withLock { $0 = continuation }
     let timer = Task {
-      try? await Task.sleep(for: limit)
+      // Cancelled: the body ended first and reports it.
+      guard (try? await Task.sleep(for: limit)) != nil else { return }
       finish(false)
     }
     Task {
       await body()
-      timer.cancel()
       finish(true)
+      timer.cancel()
     }
   }
 }
