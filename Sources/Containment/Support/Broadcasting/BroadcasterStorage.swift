@@ -93,15 +93,14 @@ final class BroadcasterStorage<Element: Broadcastable>: Sendable {
   }
 
   func yield(_ make: (Int, inout Element.Reported) -> Element) {
-    var handed: Element?
-    let action = withMachine { $0.yield(make, handing: &handed) }
+    let action = withMachine { $0.yield(make) }
     switch action {
     case .none:
       break
-    case .resumeOne(let continuation):
-      continuation.resume(returning: handed)
-    case .resume(let continuations):
-      for continuation in continuations { continuation.resume(returning: handed) }
+    case .resumeOne(let continuation, let element):
+      continuation.resume(returning: element)
+    case .resume(let continuations, let element):
+      for continuation in continuations { continuation.resume(returning: element) }
     }
   }
 
