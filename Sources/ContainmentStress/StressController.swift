@@ -27,6 +27,10 @@ actor StressController: ViewController {
   nonisolated let modal = Locked(false)
   nonisolated var isModalInPresentation: Bool { modal.withLock { $0 } }
 
+  /// The hooks of this controller awaiting an armed request right now, for
+  /// the watchdog's report.
+  nonisolated let awaiting = Locked<[String]>([])
+
   /// Self-test (`--fault stuck-hook`): the next `willMove(toParent:)` never returns.
   nonisolated let stuck = Locked(false)
 
@@ -42,6 +46,15 @@ actor StressController: ViewController {
     hookLog.withLock { $0.append(kind) }
   }
 
+  /// Runs an armed `action` from inside `hook`, listed in `awaiting` meanwhile.
+  private func run(armed action: () async -> Void, in hook: String) async {
+    awaiting.withLock { $0.append(hook) }
+    await action()
+    awaiting.withLock { hooks in
+      if let index = hooks.firstIndex(of: hook) { hooks.remove(at: index) }
+    }
+  }
+
   func viewDidLoad() async { record(.viewDidLoad) }
   func viewWillAppear(_ animated: Bool) async { record(.viewWillAppear(animated: animated)) }
   func viewIsAppearing(_ animated: Bool) async { record(.viewIsAppearing(animated: animated)) }
@@ -53,7 +66,7 @@ actor StressController: ViewController {
         return action
       })
     else { return }
-    await action()
+    await run(armed: action, in: "viewDidAppear")
   }
   func viewWillDisappear(_ animated: Bool) async {
     record(.viewWillDisappear(animated: animated))
@@ -63,7 +76,7 @@ actor StressController: ViewController {
         return action
       })
     else { return }
-    await action()
+    await run(armed: action, in: "viewWillDisappear")
   }
   func viewDidDisappear(_ animated: Bool) async { record(.viewDidDisappear(animated: animated)) }
   func viewDidMove(toParent parent: (any ViewController)?) async { record(.didMove(toParent: parent?.node.id)) }
@@ -82,7 +95,7 @@ actor StressController: ViewController {
         return action
       })
     else { return }
-    await action(parent)
+    await run(armed: { await action(parent) }, in: "viewWillMove(toParent: \(parent.node.name))")
   }
 
   // MARK: Calls made from this controller's own actor

@@ -143,6 +143,22 @@ final class Watchdog: Sendable {
       if queue.isHeld || queue.pending > 0 { queues.append("  window of tree \(tree) (R\(tree)): \(queue)") }
     }
     lines += queues.isEmpty ? ["  none"] : queues
+    // What each controller's exclusion slot counts and who waits on it.
+    lines.append("exclusion slots not idle:")
+    let slots =
+      world.controllers.map(\.node)
+      + (world.navigations as [any ViewController] + world.tabs + world.splits).map(\.node)
+    lines += slots.compactMap { $0.exclusionSnapshot.map { "  " + $0 } }
+    for (tree, window) in run.world.windows.enumerated() {
+      lines.append("  window of tree \(tree) (R\(tree)): \(window.exclusionSnapshot)")
+    }
+    let awaiting = world.controllers.compactMap { controller in
+      let hooks = controller.awaiting.withLock { $0 }
+      return hooks.isEmpty ? nil : "\(controller.node.name) in \(hooks.joined(separator: ", "))"
+    }
+    if !awaiting.isEmpty {
+      lines.append("hooks awaiting an armed request: \(awaiting.joined(separator: "; "))")
+    }
     if let hooks = run.world.supervised?.hooksRunning, !hooks.isEmpty {
       lines.append("hooks that have not returned: \(hooks.joined(separator: ", "))")
     }
