@@ -89,6 +89,101 @@ struct LinkDomainTests {
     #expect(q.checkInvariants().isEmpty)
   }
 
+  /// A subtree that joins another lock takes its marks' counts first.
+  ///
+  /// A child removed inside its parent's still-running transaction carries
+  /// that transaction's mark into its own tree. If its view then joins a tree
+  /// under another lock, the mark's ancestor counts are taken first, under the
+  /// lock they live in: afterwards the child's tree never reads its old
+  /// parent's links under the new lock.
+  @Test func aSubtreeThatJoinsAnotherLockDuringItsOldParentsTransactionTakesItsCountsFirst_R4_R5() async throws {
+    let f = Fixture()
+    let (window, r, p, c) = try await f.tree()
+    let m = f.controller("M")
+    let host = (0...TreeLock.domains.count).lazy.map { _ in View() }.first { $0.linkDomain != r.node.linkDomain }!
+    let removed = Gate()
+    let gate = Gate()
+    // P's transaction removes C and stays open.
+    async let scope = p.withTransaction { _ in
+      await c.willMove(toParent: nil)
+      try await c.view.removeFromSuperview()
+      try await c.removeFromParent()
+      removed.open()
+      await gate.wait()
+    }
+    await removed.wait()
+    // C's tree is still marked by P's transaction; C's view joins another lock.
+    try await host.addSubview(await c.view)
+    #expect(c.node.linkDomain == host.linkDomain)
+    #expect(c.node.linkDomain != r.node.linkDomain)
+    let uncounted = TreeLock.withLock(c.node) { held in
+      c.node.hierarchy[held].treeMarks.count { $0.ancestors == nil }
+    }
+    #expect(uncounted == 0)
+    // A transaction of C's tree is admitted while P's runs (they do not
+    // overlap), reading only C's lock.
+    try await c.addChild(m)
+    gate.open()
+    _ = try await scope
+    #expect(
+      f.log.take() == [
+        "C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)", "M.willMove(C)",
+      ])
+    #expect(TreeLock.withLock(c.node) { held in c.node.hierarchy[held].treeMarks.isEmpty })
+    #expect(TreeLock.withLock(r.node) { held in r.node.hierarchy[held].activeBelow } == 0)
+    #expect(r.checkInvariants().isEmpty)
+    #expect(c.checkInvariants().isEmpty)
+    #expect(window.rootViewController === r)
+  }
+
+  /// The same when the child itself joins another tree inside a scope of
+  /// that tree (a request in a transaction's body runs inline, R6).
+  @Test func aChildAddedToAnotherLocksTreeDuringItsOldParentsTransactionTakesItsCountsFirst_R4_R5() async throws {
+    let f = Fixture()
+    let (window, r, p, c) = try await f.tree()
+    let q = f.controller("Q")
+    // Q's tree, on screen in a window under another lock than R's.
+    let other = (0...TreeLock.domains.count).lazy.map { _ in Window() }.first { $0.linkDomain != r.node.linkDomain }!
+    try await other.setRootViewController(q)
+    _ = f.log.take()
+    let m = f.controller("M")
+    let removed = Gate()
+    let gate = Gate()
+    async let scope = p.withTransaction { _ in
+      await c.willMove(toParent: nil)
+      try await c.view.removeFromSuperview()
+      try await c.removeFromParent()
+      removed.open()
+      await gate.wait()
+    }
+    await removed.wait()
+    // Q's scope adopts C while P's transaction still marks C's tree.
+    try await q.withTransaction { _ in
+      try await q.addChild(c)
+      try await q.view.addSubview(await c.view)
+      await c.didMove(toParent: q)
+    }
+    #expect(c.node.linkDomain == q.node.linkDomain)
+    #expect(c.node.linkDomain != r.node.linkDomain)
+    let uncounted = TreeLock.withLock(q.node) { held in
+      other.hierarchy[held].treeMarks.count { $0.ancestors == nil }
+    }
+    #expect(uncounted == 0)
+    // A transaction of Q's tree is admitted while P's runs, reading only Q's lock.
+    try await q.addChild(m)
+    gate.open()
+    _ = try await scope
+    #expect(
+      f.log.take() == [
+        "C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)", "C.willMove(Q)",
+        "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(Q)", "M.willMove(Q)",
+      ])
+    #expect(TreeLock.withLock(q.node) { held in other.hierarchy[held].treeMarks.isEmpty })
+    #expect(TreeLock.withLock(r.node) { held in window.hierarchy[held].activeBelow } == 0)
+    #expect(r.checkInvariants().isEmpty)
+    #expect(q.checkInvariants().isEmpty)
+  }
+
   @Test func updatesHandedOverByDeinitsAreKeptPerDomain_R5() {
     let updates = ReleasedUpdates(count: 128)
     let ran = Locked<[String]>([])

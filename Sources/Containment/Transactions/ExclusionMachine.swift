@@ -171,12 +171,7 @@ enum ExclusionMachine {
   /// Makes every admission of `tree` counted in its ancestors' `activeBelow`,
   /// so that the slots tell the whole truth.
   private static func countAncestors(_ held: LinkSection, in tree: HierarchySlot) {
-    for mark in tree[held].treeMarks where mark.ancestors == nil {
-      guard let governor = mark.governor else { continue }
-      let ancestors = governor.ancestorSlots(held)
-      for ancestor in ancestors { ancestor[held].activeBelow += 1 }
-      mark.ancestors = ancestors
-    }
+    tree.countAdmissions(held)
   }
 
   /// Admits, with `ancestors` read in the same section (nil: the tree is

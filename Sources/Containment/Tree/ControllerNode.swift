@@ -296,6 +296,7 @@ extension ControllerNode: LinkedObject {
   @_spi(Locking) public func move(_ held: LinkSection, from old: Int, to domain: Int) {
     let waiters = self[held].idleWaiters
     if waiters > 0 { IdleWaiters.moved(held, waiters, from: old, into: domain) }
+    hierarchy.countBeforeMoving(held)
     links.domain.store(domain, ordering: .relaxed)
     hierarchy.domain.store(domain, ordering: .relaxed)
     for cell in self[held].containerAttributes.value.attachedCells { cell.follow(held, to: domain) }

@@ -96,6 +96,7 @@ extension Window: LinkedObject {
 
   /// Records a move to another link domain (``LinkedObject``); locking-layer SPI.
   @_spi(Locking) public func move(_ held: LinkSection, from old: Int, to domain: Int) {
+    hierarchy.countBeforeMoving(held)
     links.domain.store(domain, ordering: .relaxed)
     hierarchy.domain.store(domain, ordering: .relaxed)
   }

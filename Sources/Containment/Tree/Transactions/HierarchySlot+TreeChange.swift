@@ -39,4 +39,37 @@ extension HierarchySlot {
     }
     for mark in old[held].treeMarks { mark.add(held, to: new) }
   }
+
+  /// Under the link lock: counts every admission this slot holds whose
+  /// ancestors are not counted yet in their `activeBelow`, with the links
+  /// its governor has now.
+  ///
+  /// An uncounted mark's governor is under the lock of every tree slot that
+  /// holds the mark: a mark is carried only between slots of one lock (a
+  /// subtree that leaves keeps its lock), and before a slot moves to another
+  /// lock its marks are counted (``countBeforeMoving(_:)``). So the walk reads
+  /// links this section holds.
+  func countAdmissions(_ held: LinkSection) {
+    for mark in self[held].treeMarks where mark.ancestors == nil {
+      guard let governor = mark.governor else { continue }
+      let ancestors = governor.ancestorSlots(held)
+      for ancestor in ancestors { ancestor[held].activeBelow += 1 }
+      mark.ancestors = ancestors
+    }
+  }
+
+  /// Under the locks of a join (``TreeLock/join(_:_:into:)``: the domain this
+  /// slot leaves and the one it joins), before the slot moves: counts its
+  /// admissions while their governors' links are still under a held lock.
+  ///
+  /// A mark carried here when this subtree left its parent (the parent's own
+  /// transaction, left uncounted by ``treeChanged(_:from:to:leaving:)``) has
+  /// its governor in the tree left behind, which stays under the old lock:
+  /// counted later, under the new lock, its walk would read and write that
+  /// tree's slots without their lock, and a lost update of an `activeBelow`
+  /// would keep a whole tree waiting for ever.
+  func countBeforeMoving(_ held: LinkSection) {
+    if self[held].treeMarks.isEmpty { return }
+    countAdmissions(held)
+  }
 }
