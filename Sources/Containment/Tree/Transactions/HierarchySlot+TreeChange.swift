@@ -45,10 +45,11 @@ extension HierarchySlot {
   /// its governor has now.
   ///
   /// An uncounted mark's governor is under the lock of every tree slot that
-  /// holds the mark: a mark is carried only between slots of one lock (a
-  /// subtree that leaves keeps its lock), and before a slot moves to another
-  /// lock its marks are counted (``countBeforeMoving(_:)``). So the walk reads
-  /// links this section holds.
+  /// holds the mark: a subtree that leaves keeps its lock, so its marks stay
+  /// under their governors' lock; a subtree that joins another tree carries
+  /// its marks there in the section that moves it to that tree's lock, and
+  /// counts them before it moves (``countBeforeMoving(_:)``). So the walk
+  /// reads links this section holds.
   func countAdmissions(_ held: LinkSection) {
     for mark in self[held].treeMarks where mark.ancestors == nil {
       guard let governor = mark.governor else { continue }
