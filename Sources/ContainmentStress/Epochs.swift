@@ -54,6 +54,8 @@ actor EpochChecker {
   private let progress: Locked<CheckProgress>
   /// Hand free heap pages back at each epoch (`--no-trim`: no).
   private let trim: Bool
+  /// Judge a falling throughput as a finding (`--no-throughput-verdict`: no).
+  private let judgesThroughput: Bool
   private var template: History
   private var checks: Checks
   private var index = RecorderIndex()
@@ -70,10 +72,11 @@ actor EpochChecker {
 
   init(
     template: History, recorders: [Subscription], others: [Subscription], progress: Locked<CheckProgress>,
-    trim: Bool
+    trim: Bool, judgesThroughput: Bool
   ) {
     self.template = template
     self.trim = trim
+    self.judgesThroughput = judgesThroughput
     self.recorders = recorders
     self.others = others
     self.progress = progress
@@ -120,7 +123,7 @@ actor EpochChecker {
     held = nil
     check(cut, from: start, final: true)
     summary.counts = checks.counts
-    record([summary.slowdown(), summary.growth()].compactMap { $0 }, evidence: nil)
+    record([judgesThroughput ? summary.slowdown() : nil, summary.growth()].compactMap { $0 }, evidence: nil)
     return summary
   }
 

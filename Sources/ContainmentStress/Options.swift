@@ -64,6 +64,12 @@ struct Options: Sendable {
   /// Hand the heap's free pages back to the system at each epoch (glibc's
   /// `malloc_trim`), so that resident memory shows what the run keeps alive.
   var trim = true
+  /// Judge whether throughput falls as the run goes on.
+  ///
+  /// `--no-throughput-verdict` only reports it: a debug build's rate says
+  /// nothing about the release runtime, and a minute of it moves with the
+  /// machine more than with the code.
+  var judgesThroughput = true
   /// The operation kinds to use (nil: the profile's default mix).
   var kinds: Set<OperationKindName>?
   /// The watchdog fails the run after this long without progress.
@@ -98,6 +104,8 @@ struct Options: Sendable {
                          and throughput sampled; ends with a verdict (flat or not)
       --no-trim          leave freed memory to the allocator (by default each epoch hands
                          the heap's free pages back, so RSS shows what the run keeps alive)
+      --no-throughput-verdict  report throughput without judging whether it falls (a debug
+                         build's run, whose rate says nothing about the release runtime)
       --kinds K,K,...    only these operation kinds: add, move, oppositeMoves, remove, install,
                          uninstall, transition, batch, manualAppearance, toggleContainer,
                          nested, misuse, push, pop, popTo, popToRoot, setStack,
@@ -166,6 +174,7 @@ extension Options: ToolOptions {
     case "--fault": fault = try arguments.choice(of: flag)
     case "--workload": workload = try arguments.choice(of: flag)
     case "--no-trim": trim = false
+    case "--no-throughput-verdict": judgesThroughput = false
     case "--hook-deadline":
       let text = try arguments.value(of: flag, "milliseconds or off")
       if text == "off" {

@@ -120,7 +120,8 @@ final class Run: Sendable {
     checkProgress = progress
     checker = EpochChecker(
       template: History(world: world, initial: Model(nodes: [], ids: [])), recorders: subscribers.recorders,
-      others: subscribers.others, progress: progress, trim: options.trim)
+      others: subscribers.others, progress: progress, trim: options.trim,
+      judgesThroughput: options.judgesThroughput)
   }
 
   func now() -> Duration { world.environment.elapsed() }
