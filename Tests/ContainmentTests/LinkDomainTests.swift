@@ -136,9 +136,15 @@ struct LinkDomainTests {
     #expect(window.rootViewController === r)
   }
 
-  /// The same when the child itself joins another tree inside a scope of
-  /// that tree (a request in a transaction's body runs inline, R6).
-  @Test func aChildAddedToAnotherLocksTreeDuringItsOldParentsTransactionTakesItsCountsFirst_R4_R5() async throws {
+  /// A scope of another tree cannot link the child in while its old
+  /// parent's transaction runs.
+  ///
+  /// The scope's verbs run inline and cannot wait
+  /// for that transaction, so the adoption is refused with a typed error and
+  /// changes nothing (an inline link would let the scope's tree and P's
+  /// transaction run at once, R4, and move C to another lock while P's
+  /// transaction may still read it). Outside that transaction it succeeds.
+  @Test func aScopeCannotAdoptAChildWhoseOldParentsTransactionStillRuns_R4_R6() async throws {
     let f = Fixture()
     let (window, r, p, c) = try await f.tree()
     let q = f.controller("Q")
@@ -146,7 +152,6 @@ struct LinkDomainTests {
     let other = (0...TreeLock.domains.count).lazy.map { _ in Window() }.first { $0.linkDomain != r.node.linkDomain }!
     try await other.setRootViewController(q)
     _ = f.log.take()
-    let m = f.controller("M")
     let removed = Gate()
     let gate = Gate()
     async let scope = p.withTransaction { _ in
@@ -157,31 +162,67 @@ struct LinkDomainTests {
       await gate.wait()
     }
     await removed.wait()
-    // Q's scope adopts C while P's transaction still marks C's tree.
+    let before = snapshot(q) + snapshot(c)
+    let refused = await #expect(throws: ContainmentError.treeBusy(c.node.id)) {
+      try await q.withTransaction { _ in try await q.addChild(c) }
+    }
+    #expect(refused != nil)
+    #expect(snapshot(q) + snapshot(c) == before)
+    #expect(c.node.linkDomain != q.node.linkDomain)
+    gate.open()
+    _ = try await scope
+    // P's transaction has ended: the same scope links C in.
     try await q.withTransaction { _ in
       try await q.addChild(c)
       try await q.view.addSubview(await c.view)
       await c.didMove(toParent: q)
     }
     #expect(c.node.linkDomain == q.node.linkDomain)
-    #expect(c.node.linkDomain != r.node.linkDomain)
-    let uncounted = TreeLock.withLock(q.node) { held in
-      other.hierarchy[held].treeMarks.count { $0.ancestors == nil }
-    }
-    #expect(uncounted == 0)
-    // A transaction of Q's tree is admitted while P's runs, reading only Q's lock.
-    try await q.addChild(m)
-    gate.open()
-    _ = try await scope
     #expect(
       f.log.take() == [
         "C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)", "C.willMove(Q)",
-        "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(Q)", "M.willMove(Q)",
+        "C.viewWillAppear", "C.viewIsAppearing", "C.viewDidAppear", "C.didMove(Q)",
       ])
     #expect(TreeLock.withLock(q.node) { held in other.hierarchy[held].treeMarks.isEmpty })
+    #expect(TreeLock.withLock(q.node) { held in c.node.hierarchy[held].adoptions } == 0)
     #expect(TreeLock.withLock(r.node) { held in window.hierarchy[held].activeBelow } == 0)
     #expect(r.checkInvariants().isEmpty)
     #expect(q.checkInvariants().isEmpty)
+  }
+
+  /// A scope's body adopting a tree in which another transaction is parked
+  /// mid-removal (a pop waiting in a hook): refused, nothing changes, and the
+  /// pop then finishes in its own tree, under its own lock.
+  @Test func aScopeCannotAdoptATreeWhoseTransactionIsMidRemoval_R4_R6() async throws {
+    let f = Fixture()
+    let nav = NavigationController(name: "Nav")
+    let (v1, v2, v3) = (f.controller("V1"), f.controller("V2"), f.controller("V3"))
+    try await nav.setViewControllers([v1, v2, v3], animated: false)
+    let a = f.controller("A")
+    let other = (0...TreeLock.domains.count).lazy.map { _ in Window() }.first { $0.linkDomain != nav.node.linkDomain }!
+    try await other.setRootViewController(a)
+    _ = f.log.take()
+    let gate = Gate()
+    await v2.setOnHook { hook in if hook == "willMove" { await gate.wait() } }
+    async let pop = nav.popToRoot(animated: false)
+    await gate.waiters(atLeast: 1)
+    let before = snapshot(a) + snapshot(nav)
+    let refused = await #expect(throws: ContainmentError.treeBusy(nav.node.id)) {
+      try await a.withTransaction { _ in try await a.addChild(nav) }
+    }
+    #expect(refused != nil)
+    #expect(snapshot(a) + snapshot(nav) == before)
+    #expect(nav.node.linkDomain != a.node.linkDomain)
+    gate.open()
+    #expect(names(try await pop.value) == ["V2", "V3"])
+    #expect(
+      f.log.take() == [
+        "V2.willMove(nil)", "V3.willMove(nil)", "V2.didMove(nil)", "V3.didMove(nil)",
+      ])
+    #expect(names(nav.viewControllers) == ["V1"])
+    #expect(nav.parent == nil)
+    #expect(nav.checkInvariants().isEmpty)
+    #expect(a.checkInvariants().isEmpty)
   }
 
   @Test func updatesHandedOverByDeinitsAreKeptPerDomain_R5() {

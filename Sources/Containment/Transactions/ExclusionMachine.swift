@@ -124,6 +124,49 @@ enum ExclusionMachine {
     return admit(held, governor, tree: governor.treeSlot(held), ancestors: ancestors, adopted: adopted)
   }
 
+  /// What a request made from a transaction's body, which runs inline as
+  /// part of that transaction (rule 2 of ``Transaction``), may adopt.
+  enum InlineAdoption {
+    /// The root slots of the trees it adopts, now counted as adopted.
+    case adopted([HierarchySlot])
+    /// A tree it would adopt, rooted at this controller, in which another
+    /// transaction runs, waits or adopts.
+    case busy(any ViewController)
+  }
+
+  /// A request made from the body of the transaction admitted as `own`
+  /// (nil: one that skipped the queue) that adopts `adopting`: each tree it
+  /// adopts must hold no transaction but `own` (not waiting, running nor
+  /// adopting) — an inline request cannot wait for it (the transaction holds
+  /// its queue, and a tree it waited for could be waiting for it) — and is
+  /// counted as adopted until the request ends (``endInlineAdoption(_:_:)``),
+  /// so that none is admitted there before it is linked.
+  static func adoptInline(
+    _ held: LinkSection, _ adopting: [any ViewController], own: ExclusionAdmission?
+  ) -> InlineAdoption {
+    var roots: [HierarchySlot] = []
+    for controller in adopting {
+      guard let root = adoptedTrees(held, [controller]).first else { continue }
+      let ownAdoptions = own.map { own in own.adopted.count { $0 === root } } ?? 0
+      let foreignMark = root[held].treeMarks.contains { mark in own.map { !(mark === $0.mark) } ?? true }
+      if foreignMark || Int(root[held].adoptions) > ownAdoptions { return .busy(controller) }
+      roots.append(root)
+    }
+    for root in roots { root[held].adoptions += 1 }
+    return .adopted(roots)
+  }
+
+  /// An inline request that adopted `roots` ends: returns the waiters of
+  /// every one it leaves unadopted.
+  static func endInlineAdoption(_ held: LinkSection, _ roots: [HierarchySlot]) -> Woken {
+    var woken: Woken = []
+    for root in roots {
+      root[held].adoptions -= 1
+      if root[held].adoptions == 0 { root.wakeAll(held, into: &woken) }
+    }
+    return woken
+  }
+
   /// An admitted transaction ends, its mark's trees and ancestors `taken`
   /// (``TreeBusyMark/take()``): returns the waiters of every slot it leaves
   /// idle.

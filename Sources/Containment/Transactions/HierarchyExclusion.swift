@@ -134,6 +134,32 @@ enum HierarchyExclusion {
     }
   }
 
+  /// A request made from `context`'s body, which runs inline, that adopts
+  /// `adopting`: refuses a tree in which another transaction runs, waits or
+  /// adopts with ``ContainmentError/treeBusy(_:)``, and otherwise keeps the
+  /// trees it adopts closed to other transactions until
+  /// ``endInlineAdoption(_:)``.
+  static func adoptInline(_ adopting: [any ViewController], in context: TransactionContext) throws
+    -> [HierarchySlot]
+  {
+    let own = context.enteringHook().admission
+    let adoption = withLinks(of: context.governor, adopting) { held in
+      ExclusionMachine.adoptInline(held, adopting, own: own)
+    }
+    switch adoption {
+    case .adopted(let roots): return roots
+    case .busy(let controller): throw ContainmentError.treeBusy(controller.node.id)
+    }
+  }
+
+  /// Ends an inline request's adoption of `roots`: the waiters it held back
+  /// check again.
+  static func endInlineAdoption(_ roots: [HierarchySlot]) {
+    if roots.isEmpty { return }
+    let woken = TreeLock.withLock(roots) { held in ExclusionMachine.endInlineAdoption(held, roots) }
+    for continuation in woken { continuation.resume(returning: .retry) }
+  }
+
   /// Ends an admission: every waiter it leaves free to go checks again.
   static func leave(_ admission: ExclusionAdmission) {
     let mark = admission.mark

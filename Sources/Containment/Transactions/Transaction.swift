@@ -7,7 +7,9 @@ import ContainmentLocking
 /// 1. From outside any transaction: wait for the queue in FIFO order
 ///    (cancellable while waiting, R3), run, return the outcome.
 /// 2. From the body of the transaction that holds this very queue (not from
-///    one of its hooks): it is part of that transaction; run inline.
+///    one of its hooks): it is part of that transaction; run inline. A tree
+///    it adopts in which another transaction runs or waits is refused
+///    (``ContainmentError/treeBusy(_:)``): it cannot wait.
 /// 3. From a hook of a transaction holding this queue: queue it behind
 ///    (R2, N6) and return a pending handle.
 /// 4. From a hook of a transaction on a descendant of this governor, or onto
@@ -45,7 +47,7 @@ enum Transaction {
     guard let innermost = chain.first else {
       if FaultInjection.skipsQueue {
         let id = TransactionID.next()
-        let context = TransactionContext(id: id, governor: governor, outer: nil)
+        let context = TransactionContext(id: id, governor: governor, outer: nil, admission: nil)
         let result = await TransactionContext.$current.withValue(context) {
           await Result(catching: { try await body(context) })
         }
@@ -66,7 +68,11 @@ enum Transaction {
       return .completed(id: id, result)
     }
     if !innermost.inHook, innermost.governor.queue === governor.queue {
+      // Part of the running transaction: it cannot wait for a tree it
+      // adopts, so a busy one is refused.
+      let adopted = adopting.isEmpty ? [] : try HierarchyExclusion.adoptInline(adopting, in: innermost)
       let result = await Result(catching: { try await body(innermost) })
+      HierarchyExclusion.endInlineAdoption(adopted)
       if case .failure(let error) = result { throw error }
       return .completed(id: innermost.id, result)
     }
@@ -181,7 +187,7 @@ enum Transaction {
       }
       return nil
     }
-    let context = TransactionContext(id: id, governor: governor, outer: outer)
+    let context = TransactionContext(id: id, governor: governor, outer: outer, admission: admission)
     // The task is bound to the context, which bound means "inside one of its
     // hooks": a body is the runtime's own code, which passes the context
     // explicitly, and every hook it delivers with it needs no binding (nor

@@ -17,6 +17,13 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
   case noParent(ControllerID)
   /// The controller is being moved between containers by another request.
   case childInFlight(ControllerID)
+  /// A verb called from a transaction's body (a
+  /// ``ViewController/withTransaction(_:)`` scope, a commit's animations)
+  /// would link in the tree rooted at this controller while another
+  /// transaction runs or waits in it. The body's verbs run as part of its
+  /// transaction and cannot wait for that tree (it could be waiting for
+  /// them); request it outside the transaction, which waits for the tree.
+  case treeBusy(ControllerID)
   /// The operation names a controller that is not a child of this container.
   case notAChild(child: ControllerID, parent: ControllerID)
   /// `transition(from:to:)`: the outgoing child's view is not installed.
@@ -87,6 +94,8 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
     case .alreadyInWindow(let id): "\(id) is already the root of another window"
     case .noParent(let id): "\(id) has no parent"
     case .childInFlight(let id): "\(id) is being moved between containers by another request"
+    case .treeBusy(let id):
+      "a transaction runs or waits in the tree of \(id): the transaction's body that would link it in cannot wait for it"
     case .notAChild(let child, let parent): "\(child) is not a child of \(parent)"
     case .viewNotInstalled(let id): "the view of \(id) is not installed"
     case .viewAlreadyInstalled(let id): "the view of \(id) is already installed"

@@ -21,7 +21,8 @@ extension NavigationController {
   /// ``ContainmentError/cannotAddSelfAsChild(_:)``,
   /// ``ContainmentError/wouldCreateCycle(child:parent:)``,
   /// ``ContainmentError/alreadyInWindow(_:)``, ``ContainmentError/childInFlight(_:)``
-  /// or ``ContainmentError/tornDown(_:)``.
+  /// or ``ContainmentError/tornDown(_:)``; from a transaction's body,
+  /// ``ContainmentError/treeBusy(_:)`` (see ``ViewController/addChild(_:)``).
   @discardableResult
   public nonisolated func push(_ controller: any ViewController, animated: Bool) async throws
     -> TransactionHandle<TransitionOutcome>

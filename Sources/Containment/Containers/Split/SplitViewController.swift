@@ -100,7 +100,8 @@ public actor SplitViewController: ViewController {
   /// ``ContainmentError/cannotAddSelfAsChild(_:)``,
   /// ``ContainmentError/wouldCreateCycle(child:parent:)``,
   /// ``ContainmentError/alreadyInWindow(_:)``, ``ContainmentError/childInFlight(_:)``,
-  /// ``ContainmentError/tornDown(_:)``.
+  /// ``ContainmentError/tornDown(_:)``; from a transaction's body,
+  /// ``ContainmentError/treeBusy(_:)`` (see ``ViewController/addChild(_:)``).
   @discardableResult
   public nonisolated func setViewControllers(primary: any ViewController, secondary: any ViewController) async throws
     -> TransactionHandle<Void>

@@ -81,7 +81,8 @@ public actor TabBarController: ViewController {
   /// ``ContainmentError/cannotAddSelfAsChild(_:)``,
   /// ``ContainmentError/wouldCreateCycle(child:parent:)``,
   /// ``ContainmentError/alreadyInWindow(_:)``, ``ContainmentError/childInFlight(_:)``,
-  /// ``ContainmentError/tornDown(_:)``.
+  /// ``ContainmentError/tornDown(_:)``; from a transaction's body,
+  /// ``ContainmentError/treeBusy(_:)`` (see ``ViewController/addChild(_:)``).
   @discardableResult
   public nonisolated func setViewControllers(_ controllers: [any ViewController], selectedIndex: Int = 0) async throws
     -> TransactionHandle<Void>

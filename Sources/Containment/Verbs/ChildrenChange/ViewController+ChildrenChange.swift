@@ -14,7 +14,8 @@ extension ViewController {
   /// if a controller is listed twice, ``ContainmentError/notAChild(child:parent:)``
   /// if a shown controller is not in `children`, the errors of
   /// ``addChild(_:)`` for a joining controller (``ContainmentError/alreadyChild(child:parent:)``
-  /// if it has another parent: never a move), or ``ContainmentError/tornDown(_:)``.
+  /// if it has another parent: never a move; ``ContainmentError/treeBusy(_:)``
+  /// inside a scope), or ``ContainmentError/tornDown(_:)``.
   @discardableResult
   public nonisolated func changeChildren(_ change: ChildrenChange) async throws -> TransactionHandle<
     ChildrenChangeResult

@@ -39,7 +39,10 @@ extension ViewController {
   /// ``ContainmentError/childInFlight(_:)`` (also while `child` is still being
   /// removed from a parent: until its `didMove(toParent: nil)`),
   /// ``ContainmentError/alreadyInWindow(_:)``
-  /// or ``ContainmentError/tornDown(_:)``; then nothing changed.
+  /// or ``ContainmentError/tornDown(_:)``; called from a transaction's body
+  /// (a ``withTransaction(_:)`` scope, which cannot wait),
+  /// ``ContainmentError/treeBusy(_:)`` if another transaction runs or waits
+  /// in `child`'s tree. Then nothing changed.
   @discardableResult
   public nonisolated func addChild(_ child: any ViewController) async throws -> TransactionHandle<Void> {
     let oldParent = TreeLock.withLock(child.node) { held in child.node[held].parent }

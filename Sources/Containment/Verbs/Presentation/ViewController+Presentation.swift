@@ -53,7 +53,9 @@ extension ViewController {
   /// ``ContainmentError/alreadyPresented(_:)`` if it is presented or a
   /// window's root, ``ContainmentError/presenterNotInWindow(_:)``,
   /// ``ContainmentError/alreadyPresenting(presenter:presented:)``,
-  /// ``ContainmentError/childInFlight(_:)`` or ``ContainmentError/tornDown(_:)``.
+  /// ``ContainmentError/childInFlight(_:)`` or ``ContainmentError/tornDown(_:)``;
+  /// called from a transaction's body (a scope), ``ContainmentError/treeBusy(_:)``
+  /// if another transaction runs or waits in `controller`'s tree.
   ///
   /// The presentation lasts while this controller keeps its place: when it
   /// (or an ancestor) is removed from its parent, when the presented

@@ -48,6 +48,11 @@ extension ViewController {
   /// - From a hook: called from inside another transaction's hook, the scope
   ///   is queued like any nested request (R2); the returned handle completes
   ///   later with `body`'s value.
+  /// - Adopting: a verb inside `body` that would link in a controller whose
+  ///   tree another transaction runs or waits in throws
+  ///   ``ContainmentError/treeBusy(_:)`` and changes nothing: `body`'s verbs
+  ///   run inside the scope and cannot wait for that tree. Outside a scope
+  ///   the same verb waits for it.
   ///
   /// Keep `body` to this container's own change: a request it makes to
   /// *another* container never waits for that container's queue (it runs at

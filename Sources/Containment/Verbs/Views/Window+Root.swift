@@ -12,7 +12,9 @@ extension Window {
   /// teardown, ``ContainmentError/tornDown(_:)`` if `controller`'s tree was
   /// torn down, ``ContainmentError/hasParent(_:)`` if `controller` is a
   /// child of some container, ``ContainmentError/alreadyPresented(_:)`` if it
-  /// is presented (§10); then nothing changes.
+  /// is presented (§10); from a transaction's body (a commit's animations on
+  /// this window), ``ContainmentError/treeBusy(_:)`` if another transaction
+  /// runs or waits in `controller`'s tree. Then nothing changes.
   @discardableResult
   public func setRootViewController(_ controller: (any ViewController)?, animated: Bool = false) async throws
     -> TransactionHandle<Void>
