@@ -76,6 +76,45 @@ struct MisuseTests {
     withExtendedLifetime(window) {}
   }
 
+  /// A window's own view is the root of its view hierarchy: adding it to a
+  /// view (detached, or in another window's tree) is refused, also while
+  /// the window swaps its root, and nothing changes.
+  @Test func addingAWindowsOwnViewToAnotherViewThrowsAndChangesNothing_misuse() async throws {
+    let f = Fixture()
+    let (window, r, p, _) = try await f.tree()
+    let r2 = f.controller("R2")
+    let other = Window()
+    try await other.setRootViewController(r2)
+    _ = f.log.take()
+    let host = View(frame: .zero, label: "host")
+    let before = snapshot(r) + snapshot(r2)
+    await #expect(throws: ContainmentError.windowRootView) { try await host.addSubview(window.rootView) }
+    await #expect(throws: ContainmentError.windowRootView) { try await p.view.addSubview(other.rootView) }
+    // While the window's root is being replaced (its old root parked in
+    // `viewWillDisappear`).
+    let r3 = f.controller("R3")
+    let gate = Gate()
+    await r.setOnHook { hook in if hook == "viewWillDisappear" { await gate.wait() } }
+    async let swap = window.setRootViewController(r3)
+    await gate.waiters(atLeast: 1)
+    await #expect(throws: ContainmentError.windowRootView) { try await host.addSubview(window.rootView) }
+    #expect(window.rootView.superview == nil)
+    #expect(other.rootView.superview == nil)
+    #expect(host.subviews.isEmpty)
+    #expect(snapshot(r2) == Array(before.suffix(snapshot(r2).count)))
+    gate.open()
+    _ = try await swap
+    #expect(
+      f.log.take() == [
+        "R.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear", "R.viewDidDisappear",
+        "P.viewDidDisappear", "C.viewDidDisappear", "R3.viewDidLoad", "R3.viewWillAppear", "R3.viewIsAppearing",
+        "R3.viewDidAppear",
+      ])
+    #expect(window.rootViewController === r3)
+    #expect(r.checkInvariants().isEmpty)
+    #expect(r3.checkInvariants().isEmpty)
+  }
+
   @Test func usingATornDownTreeThrowsAndChangesNothing_misuse() async throws {
     let f = Fixture()
     let (window, r, p, c) = try await f.tree()

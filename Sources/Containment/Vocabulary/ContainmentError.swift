@@ -44,6 +44,9 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
   case tabIndexOutOfRange(index: Int, count: Int)
   /// A view operation that would create a cycle in the view hierarchy.
   case viewHierarchyCycle
+  /// A window's own view (``Window/rootView``) was to be added to another
+  /// view: it is the root of its window's view hierarchy, never a subview.
+  case windowRootView
   /// The view belongs to a controller that is not a child of this container.
   case foreignView
   /// The controller (or its tree) was torn down; it accepts no more work.
@@ -106,6 +109,7 @@ public enum ContainmentError: Error, Sendable, Hashable, CustomStringConvertible
     case .emptyStack: "the navigation stack is empty"
     case .tabIndexOutOfRange(let index, let count): "tab index \(index) is outside 0..<\(count)"
     case .viewHierarchyCycle: "the view would become its own ancestor"
+    case .windowRootView: "a window's own view is the root of its view hierarchy and cannot be added to another view"
     case .foreignView: "the view belongs to a controller that is not a child of this container"
     case .tornDown(let id): "\(id) was torn down"
     case .windowTornDown: "the window was torn down"

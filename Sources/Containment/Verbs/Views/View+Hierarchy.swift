@@ -104,6 +104,7 @@ extension View {
   }
 
   func validateInsert(_ held: LinkSection, _ subview: View, governor: Governor?) throws {
+    if subview[held].hostWindow != nil { throw ContainmentError.windowRootView }
     if subview.isAncestorOrSelf(held, of: self) { throw ContainmentError.viewHierarchyCycle }
     try subview.validateNotTornDown(held, governor: governor)
     let owned = subview.topOwnedViews(held)
