@@ -89,7 +89,7 @@ struct NestedKind: OperationKind {
 struct MisuseKind: OperationKind {
   let name = OperationKindName.misuse
   let weight = 8
-  static let variants = 22
+  static let variants = 23
 
   func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
     let tree = rng.below(world.roots.count)
@@ -191,6 +191,15 @@ struct MisuseKind: OperationKind {
       return .failed("\(IgnoredCall.tornDown)")
     case 20:
       return await appearingWithoutWindow(operation, run: run)
+    case 21:
+      // A window's own view into a view of its own tree (a cycle too) or of another tree.
+      let window = world.windows[world.tree(ofRoot: operation.targets[0])]
+      let other = world.windows[(world.tree(ofRoot: operation.targets[0]) + 1) % world.windows.count]
+      expected = [.windowRootView]
+      attempt = {
+        try await manual.view.addSubview(other.rootView)
+        try await stranger.view.addSubview(window.rootView)
+      }
     default:
       return await zeroSizedBuffers(operation, run: run)
     }
