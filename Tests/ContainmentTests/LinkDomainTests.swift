@@ -225,6 +225,40 @@ struct LinkDomainTests {
     #expect(a.checkInvariants().isEmpty)
   }
 
+  /// A child a change has taken out of `children` stays linked to its
+  /// parent until its hooks have run: a join meanwhile (the busy tree's
+  /// view added to a detached view under another lock, no transaction
+  /// needed) moves it with the tree, so the change ends under one lock.
+  @Test func aLeavingChildMovesWithItsTreeWhenTheTreeJoinsAnotherLock_R5() async throws {
+    let f = Fixture()
+    let nav = NavigationController(name: "Nav")
+    let (v1, v2, v3) = (f.controller("V1"), f.controller("V2"), f.controller("V3"))
+    try await nav.setViewControllers([v1, v2, v3], animated: false)
+    _ = f.log.take()
+    let host = (0...TreeLock.domains.count).lazy.map { _ in View() }.first { $0.linkDomain != nav.node.linkDomain }!
+    let gate = Gate()
+    await v2.setOnHook { hook in if hook == "willMove" { await gate.wait() } }
+    async let pop = nav.popToRoot(animated: false)
+    await gate.waiters(atLeast: 1)
+    try await host.addSubview(nav.view)
+    #expect(nav.node.linkDomain == host.linkDomain)
+    #expect(v2.node.linkDomain == host.linkDomain)
+    #expect(v3.node.linkDomain == host.linkDomain)
+    gate.open()
+    #expect(names(try await pop.value) == ["V2", "V3"])
+    // The stack's view was loaded meanwhile: the new top's loads.
+    #expect(
+      f.log.take() == [
+        "V2.willMove(nil)", "V3.willMove(nil)", "V1.viewDidLoad", "V2.didMove(nil)", "V3.didMove(nil)",
+      ])
+    #expect(names(nav.viewControllers) == ["V1"])
+    #expect(v2.parent == nil)
+    #expect(v3.parent == nil)
+    #expect(TreeLock.withLock(nav.node) { held in nav.node[held].containerAttributes.value.leavingChildren.isEmpty })
+    #expect(nav.checkInvariants().isEmpty)
+    #expect(v2.checkInvariants().isEmpty)
+  }
+
   @Test func updatesHandedOverByDeinitsAreKeptPerDomain_R5() {
     let updates = ReleasedUpdates(count: 128)
     let ran = Locked<[String]>([])

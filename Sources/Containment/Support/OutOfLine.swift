@@ -7,22 +7,26 @@ protocol OutOfLineValue {
 /// pointer, nil until the state is first written, so an idle controller
 /// pays eight bytes for it.
 ///
-/// A value type: each write puts the new value in a new box, which suits state
-/// written a few times in a controller's life.
+/// A value type (copy on write): the first write allocates the box, later
+/// writes change it in place while this is its only reference.
 struct OutOfLine<Value: OutOfLineValue> {
-  private indirect enum Box {
-    case value(Value)
+  private final class Box {
+    var value: Value
+    init(_ value: Value) { self.value = value }
   }
   private var box: Box?
 
   init() {}
 
+  /// Whether the value was ever written (until then reading it makes a default one).
+  var isWritten: Bool { box != nil }
+
   /// The value, or the default until it is first written.
   var value: Value {
-    get {
-      guard case .value(let value) = box else { return Value() }
-      return value
+    get { box?.value ?? Value() }
+    _modify {
+      if box == nil || !isKnownUniquelyReferenced(&box) { box = Box(box?.value ?? Value()) }
+      yield &box.unsafelyUnwrapped.value
     }
-    set { box = .value(newValue) }
   }
 }

@@ -290,6 +290,9 @@ extension ControllerNode: LinkedObject {
     if let presented = presentation.presented { objects.append(presented.node) }
     if let presenting = presentation.presenting { objects.append(presenting.node) }
     if let covered = presentation.coveredLayer { objects.append(covered.view) }
+    if self[held].containerAttributes.isWritten {
+      for leaving in self[held].containerAttributes.value.leavingChildren { objects.append(leaving) }
+    }
   }
 
   /// Records a move to another link domain (``LinkedObject``); locking-layer SPI.
@@ -299,7 +302,9 @@ extension ControllerNode: LinkedObject {
     hierarchy.countBeforeMoving(held)
     links.domain.store(domain, ordering: .relaxed)
     hierarchy.domain.store(domain, ordering: .relaxed)
-    for cell in self[held].containerAttributes.value.attachedCells { cell.follow(held, to: domain) }
+    if self[held].containerAttributes.isWritten {
+      for cell in self[held].containerAttributes.value.attachedCells { cell.follow(held, to: domain) }
+    }
   }
 }
 

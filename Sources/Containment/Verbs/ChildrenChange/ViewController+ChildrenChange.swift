@@ -76,6 +76,11 @@ extension ViewController {
       case nil: node[held].children = change.children
       }
       link(held, decision)
+      // Still linked to their parent until `detachFromParent` below: kept
+      // reachable from it, for joins meanwhile.
+      for controller in decision.removed {
+        node[held].containerAttributes.value.leavingChildren.append(controller.node)
+      }
       commit(change, held)
       let presenters =
         decision.removed.isEmpty ? [] : decision.removed.flatMap { $0.presenters(held, includingSelf: true) }
@@ -169,6 +174,11 @@ extension ViewController {
         }
       }
       for controller in decision.removed { controller.node.detachFromParent(held) }
+      if !decision.removed.isEmpty {
+        node[held].containerAttributes.value.leavingChildren.removeAll { leaving in
+          decision.removed.contains { $0.node === leaving }
+        }
+      }
     }
     for controller in decision.removed {
       node.emit(.childRemoved(controller.node.id, reason: reason), transaction: context.id)
