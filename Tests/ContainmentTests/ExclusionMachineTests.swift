@@ -141,7 +141,7 @@ import Testing
     let (window, r, p, c) = try await fixture.tree()
     var decisions = Decisions(window, [r, p, c])
     let onP = decisions.atOnce(p)
-    let chain = [TransactionContext(id: .next(), governor: .controller(p), outer: nil, admission: onP)]
+    let chain = [TransactionContext(id: .next(), governor: .controller(p), outer: nil)]
     #expect(decisions.nested(c, inside: [], "outside P's transaction") == nil)
     let nested = decisions.nested(c, inside: chain, "inside P's transaction")
     #expect(decisions.nested(r, inside: chain, "above P's transaction") == nil)

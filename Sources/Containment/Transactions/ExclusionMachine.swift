@@ -134,22 +134,29 @@ enum ExclusionMachine {
     case busy(any ViewController)
   }
 
-  /// A request made from the body of the transaction admitted as `own`
-  /// (nil: one that skipped the queue) that adopts `adopting`: each tree it
-  /// adopts must hold no transaction but `own` (not waiting, running nor
-  /// adopting) — an inline request cannot wait for it (the transaction holds
-  /// its queue, and a tree it waited for could be waiting for it) — and is
-  /// counted as adopted until the request ends (``endInlineAdoption(_:_:)``),
-  /// so that none is admitted there before it is linked.
+  /// A request made from the body of the transaction running on `governor`
+  /// that adopts `adopting`: each tree it adopts must hold no transaction
+  /// but that one (none waiting, running or adopting) — an inline request
+  /// cannot wait for it (the transaction holds its queue, and a tree it
+  /// waited for could be waiting for it) — and is counted as adopted until
+  /// the request ends (``endInlineAdoption(_:_:)``), so that none is
+  /// admitted there before it is linked.
+  ///
+  /// The running transaction's own mark is the one whose governor is
+  /// `governor` (its queue runs one transaction at a time, and a waiting
+  /// one's mark has no governor). It may be in that tree: the body removed
+  /// the controller earlier and now adds it back. A transaction whose body
+  /// runs user code (a scope, a transition, a batch) adopts nothing itself,
+  /// so any adoption of the tree is another's.
   static func adoptInline(
-    _ held: LinkSection, _ adopting: [any ViewController], own: ExclusionAdmission?
+    _ held: LinkSection, _ adopting: [any ViewController], by governor: Governor
   ) -> InlineAdoption {
+    let own = governor.slot
     var roots: [HierarchySlot] = []
     for controller in adopting {
       guard let root = adoptedTrees(held, [controller]).first else { continue }
-      let ownAdoptions = own.map { own in own.adopted.count { $0 === root } } ?? 0
-      let foreignMark = root[held].treeMarks.contains { mark in own.map { !(mark === $0.mark) } ?? true }
-      if foreignMark || Int(root[held].adoptions) > ownAdoptions { return .busy(controller) }
+      let foreignMark = root[held].treeMarks.contains { mark in mark.governor.map { $0.slot !== own } ?? true }
+      if foreignMark || root[held].adoptions > 0 { return .busy(controller) }
       roots.append(root)
     }
     for root in roots { root[held].adoptions += 1 }

@@ -142,9 +142,8 @@ enum HierarchyExclusion {
   static func adoptInline(_ adopting: [any ViewController], in context: TransactionContext) throws
     -> [HierarchySlot]
   {
-    let own = context.enteringHook().admission
     let adoption = withLinks(of: context.governor, adopting) { held in
-      ExclusionMachine.adoptInline(held, adopting, own: own)
+      ExclusionMachine.adoptInline(held, adopting, by: context.governor)
     }
     switch adoption {
     case .adopted(let roots): return roots

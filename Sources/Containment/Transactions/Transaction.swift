@@ -47,7 +47,7 @@ enum Transaction {
     guard let innermost = chain.first else {
       if FaultInjection.skipsQueue {
         let id = TransactionID.next()
-        let context = TransactionContext(id: id, governor: governor, outer: nil, admission: nil)
+        let context = TransactionContext(id: id, governor: governor, outer: nil)
         let result = await TransactionContext.$current.withValue(context) {
           await Result(catching: { try await body(context) })
         }
@@ -187,7 +187,7 @@ enum Transaction {
       }
       return nil
     }
-    let context = TransactionContext(id: id, governor: governor, outer: outer, admission: admission)
+    let context = TransactionContext(id: id, governor: governor, outer: outer)
     // The task is bound to the context, which bound means "inside one of its
     // hooks": a body is the runtime's own code, which passes the context
     // explicitly, and every hook it delivers with it needs no binding (nor

@@ -29,10 +29,6 @@ final class TransactionContext: Sendable {
   let outer: TransactionContext?
   /// On a body context: the transaction's own (engine) context.
   private let engine: TransactionContext?
-  /// The transaction's admission into its tree (nil for one that skipped
-  /// its queue, a planted fault): what an inline request of its body may
-  /// adopt besides it (``HierarchyExclusion/adoptInline(_:in:)``).
-  let admission: ExclusionAdmission?
 
   /// Whether this is the transaction's engine context or a body context
   /// (stored: derived from `engine` on every hook, it cost a retain and a
@@ -48,11 +44,10 @@ final class TransactionContext: Sendable {
   @TaskLocal static var current: TransactionContext?
 
   /// A new transaction's (engine) context.
-  init(id: TransactionID, governor: Governor, outer: TransactionContext?, admission: ExclusionAdmission?) {
+  init(id: TransactionID, governor: Governor, outer: TransactionContext?) {
     self.id = id
     self.governor = governor
     self.outer = outer
-    self.admission = admission
     self.engine = nil
     self.role = .engine
   }
@@ -62,7 +57,6 @@ final class TransactionContext: Sendable {
     self.id = engine.id
     self.governor = engine.governor
     self.outer = engine.outer
-    self.admission = engine.admission
     self.engine = engine
     self.role = .body
   }
