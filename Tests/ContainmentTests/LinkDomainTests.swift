@@ -259,6 +259,28 @@ struct LinkDomainTests {
     #expect(v2.checkInvariants().isEmpty)
   }
 
+  /// The invariant check reads a controller's links only under the lock
+  /// that guards them: a child left under another lock (the bug class the
+  /// domain checks catch) is reported, not read.
+  @Test func theInvariantCheckReportsAChildUnderAnotherLockWithoutReadingIt() async throws {
+    let f = Fixture()
+    let (window, r, p, c) = try await f.tree()
+    let old = c.node.linkDomain
+    let elsewhere = (0...TreeLock.domains.count).lazy.map { _ in View() }.first { $0.linkDomain != old }!
+    let moved = elsewhere.linkDomain
+    // Corrupt the tree on purpose: C alone (not its view) under another lock.
+    TreeLock.withLock([c.node, elsewhere]) { held in c.node.move(held, from: old, to: moved) }
+    #expect(
+      r.checkInvariants().map(\.message) == [
+        "is linked into a tree whose links another lock guards"
+      ])
+    #expect(r.checkInvariants().map(\.controller) == [c.node.id])
+    TreeLock.withLock([c.node, r.node]) { held in c.node.move(held, from: moved, to: old) }
+    #expect(r.checkInvariants().isEmpty)
+    #expect(p.children.count == 1)
+    withExtendedLifetime(window) {}
+  }
+
   @Test func updatesHandedOverByDeinitsAreKeptPerDomain_R5() {
     let updates = ReleasedUpdates(count: 128)
     let ran = Locked<[String]>([])

@@ -57,7 +57,8 @@ struct InvariantChecker {
       // A presented controller (§10) is checked after the children, as a tree
       // of its own that forwards automatically.
       if let presented = controller.node[held].presented {
-        if presented.node[held].presenting !== controller {
+        // Its links are read only once its domain is known to be held (`visit`).
+        if presented.node.linkDomain == domain, presented.node[held].presenting !== controller {
           fail(presented.node, "is presented by \(controller.node.name) but names another presenter")
         }
         stack.append((presented, true))
@@ -109,6 +110,8 @@ struct InvariantChecker {
     }
     var seen: Set<ObjectIdentifier> = []
     for child in node[held].children {
+      // Read only under the lock this section holds; `visit` reports the child.
+      guard child.node.linkDomain == domain else { continue }
       if !child.node.hasParent(held, controller) {
         fail(child.node, "is a child of \(node.name) but names another parent")
       }
@@ -123,8 +126,16 @@ struct InvariantChecker {
     }
     if let view = node[held].view {
       for subview in view[held].subviews {
-        for (_, owner) in subview.topOwnedViews(held) where !owner.node.hasParent(held, controller) {
-          fail(owner.node, "view is in \(node.name)'s hierarchy but it is not \(node.name)'s child")
+        guard subview.linkDomain == domain else {
+          fail(node, "has a subview whose links another lock guards than its own")
+          continue
+        }
+        for (_, owner) in subview.topOwnedViews(held) {
+          // An owner under another lock is reported where it is visited.
+          guard owner.node.linkDomain == domain else { continue }
+          if !owner.node.hasParent(held, controller) {
+            fail(owner.node, "view is in \(node.name)'s hierarchy but it is not \(node.name)'s child")
+          }
         }
       }
     }
