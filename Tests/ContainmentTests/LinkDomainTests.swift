@@ -162,13 +162,7 @@ struct LinkDomainTests {
       await gate.wait()
     }
     await removed.wait()
-    let before = snapshot(q) + snapshot(c)
-    let refused = await #expect(throws: ContainmentError.treeBusy(c.node.id)) {
-      try await q.withTransaction { _ in try await q.addChild(c) }
-    }
-    #expect(refused != nil)
-    #expect(snapshot(q) + snapshot(c) == before)
-    #expect(c.node.linkDomain != q.node.linkDomain)
+    await expectScopeRefusesToAdopt(c, by: q)
     gate.open()
     _ = try await scope
     // P's transaction has ended: the same scope links C in.
@@ -195,24 +189,14 @@ struct LinkDomainTests {
   /// pop then finishes in its own tree, under its own lock.
   @Test func aScopeCannotAdoptATreeWhoseTransactionIsMidRemoval_R4_R6() async throws {
     let f = Fixture()
-    let nav = NavigationController(name: "Nav")
-    let (v1, v2, v3) = (f.controller("V1"), f.controller("V2"), f.controller("V3"))
-    try await nav.setViewControllers([v1, v2, v3], animated: false)
+    let (nav, gate) = try await f.stackWhoseSecondParksInWillMove()
     let a = f.controller("A")
     let other = (0...TreeLock.domains.count).lazy.map { _ in Window() }.first { $0.linkDomain != nav.node.linkDomain }!
     try await other.setRootViewController(a)
     _ = f.log.take()
-    let gate = Gate()
-    await v2.setOnHook { hook in if hook == "willMove" { await gate.wait() } }
     async let pop = nav.popToRoot(animated: false)
     await gate.waiters(atLeast: 1)
-    let before = snapshot(a) + snapshot(nav)
-    let refused = await #expect(throws: ContainmentError.treeBusy(nav.node.id)) {
-      try await a.withTransaction { _ in try await a.addChild(nav) }
-    }
-    #expect(refused != nil)
-    #expect(snapshot(a) + snapshot(nav) == before)
-    #expect(nav.node.linkDomain != a.node.linkDomain)
+    await expectScopeRefusesToAdopt(nav, by: a)
     gate.open()
     #expect(names(try await pop.value) == ["V2", "V3"])
     #expect(
@@ -231,13 +215,9 @@ struct LinkDomainTests {
   /// needed) moves it with the tree, so the change ends under one lock.
   @Test func aLeavingChildMovesWithItsTreeWhenTheTreeJoinsAnotherLock_R5() async throws {
     let f = Fixture()
-    let nav = NavigationController(name: "Nav")
-    let (v1, v2, v3) = (f.controller("V1"), f.controller("V2"), f.controller("V3"))
-    try await nav.setViewControllers([v1, v2, v3], animated: false)
-    _ = f.log.take()
+    let (nav, gate) = try await f.stackWhoseSecondParksInWillMove()
+    let (v2, v3) = (nav.viewControllers[1], nav.viewControllers[2])
     let host = (0...TreeLock.domains.count).lazy.map { _ in View() }.first { $0.linkDomain != nav.node.linkDomain }!
-    let gate = Gate()
-    await v2.setOnHook { hook in if hook == "willMove" { await gate.wait() } }
     async let pop = nav.popToRoot(animated: false)
     await gate.waiters(atLeast: 1)
     try await host.addSubview(nav.view)
@@ -387,4 +367,32 @@ struct LinkDomainTests {
       }
     }
   #endif
+}
+
+/// `adopter`'s scope adding `child` is refused, `child`'s tree being busy,
+/// and changes nothing: neither tree, nor the lock of either.
+private func expectScopeRefusesToAdopt(
+  _ child: any ViewController, by adopter: any ViewController, sourceLocation: SourceLocation = #_sourceLocation
+) async {
+  let before = snapshot(adopter) + snapshot(child)
+  let refused = await #expect(throws: ContainmentError.treeBusy(child.node.id), sourceLocation: sourceLocation) {
+    try await adopter.withTransaction { _ in try await adopter.addChild(child) }
+  }
+  #expect(refused != nil, sourceLocation: sourceLocation)
+  #expect(snapshot(adopter) + snapshot(child) == before, sourceLocation: sourceLocation)
+  #expect(child.node.linkDomain != adopter.node.linkDomain, sourceLocation: sourceLocation)
+}
+
+extension Fixture {
+  /// A windowless navigation stack V1, V2, V3 whose V2 parks in its next
+  /// `willMove` until the returned gate opens; empties the log.
+  fileprivate func stackWhoseSecondParksInWillMove() async throws -> (NavigationController, Gate) {
+    let nav = NavigationController(name: "Nav")
+    let (v1, v2, v3) = (controller("V1"), controller("V2"), controller("V3"))
+    try await nav.setViewControllers([v1, v2, v3], animated: false)
+    let gate = Gate()
+    await v2.setOnHook { hook in if hook == "willMove" { await gate.wait() } }
+    _ = log.take()
+    return (nav, gate)
+  }
 }
