@@ -22,12 +22,18 @@ extension BroadcasterStateMachine {
     let element: Element
   }
 
+  /// The subscribers a yield resumes.
+  ///
+  /// The element they get is handed back beside the action
+  /// (``BroadcasterStateMachine/yield(_:handing:)``): an action small enough
+  /// to return in registers costs no copy of an element on the common path,
+  /// where nobody waits.
   enum YieldAction: Sendable {
     case none
-    /// Resume one continuation with `element`.
-    case resumeOne(Continuation, element: Element)
-    /// Resume every continuation with `element`.
-    case resume([Continuation], element: Element)
+    /// Resume one continuation with the element.
+    case resumeOne(Continuation)
+    /// Resume every continuation with the element.
+    case resume([Continuation])
   }
 
   enum YieldBatchAction: Sendable {

@@ -1,15 +1,11 @@
 // The pure state machine behind `Broadcaster`.
 //
-// Modelled on apple/swift-async-algorithms' `ChannelStateMachine`: a plain value type that is
-// only ever mutated while the owner holds a lock. Every mutating method returns an action value
-// describing which continuations must be resumed and with what; the owner performs those
-// resumptions (and builds lost/lagged markers, which is user code) only AFTER the lock has been
-// released. Nothing in this file suspends, resumes a continuation, or takes a lock.
-//
-// The two closures that do run inside this type (`initial` in `subscribe` and `make` in `yield`)
-// run under the owner's lock by design; that is what makes "snapshot, then live events with no
-// gap" and consistent sequence numbering possible. They are documented as cheap and must not
-// call back into the broadcaster.
+// Modelled on apple/swift-async-algorithms' `ChannelStateMachine`: a value type mutated only
+// under the owner's lock, whose mutations return actions (which continuations to resume); the
+// owner resumes them, and builds lost/lagged markers, only once the lock is released. Nothing
+// here suspends, resumes a continuation, or takes a lock. The two closures that run inside it
+// (`initial` in `subscribe`, `make` in `yield`) run under the owner's lock by design, for
+// "snapshot, then live events with no gap" and consistent numbering: cheap, never calling back.
 
 /// State of a `Broadcaster`: one shared log of the elements some subscriber may still read, a
 /// cursor per subscriber, the subscribers suspended in `next()`, and its termination.
@@ -163,7 +159,11 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     yieldedCount &+= count
   }
 
-  mutating func yield(_ make: (_ sequenceNumber: Int, _ reported: inout Element.Reported) -> Element) -> YieldAction {
+  /// Numbers and logs the element `make` builds; when subscribers wait,
+  /// returns them and sets `handed` to the element they get.
+  mutating func yield(
+    _ make: (_ sequenceNumber: Int, _ reported: inout Element.Reported) -> Element, handing handed: inout Element?
+  ) -> YieldAction {
     guard case .active = phase else { return .none }
     let element = make(yieldedCount, &reported)
     yieldedCount &+= 1
@@ -182,17 +182,19 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
       // Everyone waits, so everyone has read the whole log: the element goes to them and the
       // log only moves on.
       logStart += 1
+      handed = consume element
     } else {
       log.append(element)
+      handed = consume element
     }
     let end = logEnd
     let action: YieldAction
     if waiters.count == 1, let (id, waiter) = waiters.first {
       waiters.removeAll(keepingCapacity: true)
       subscribers[id]?.cursor = end
-      action = .resumeOne(waiter, element: element)
+      action = .resumeOne(waiter)
     } else {
-      action = .resume(resumeWaiters(at: end), element: element)
+      action = .resume(resumeWaiters(at: end))
     }
     // Only the resumed subscribers are at the end of the log now.
     caughtUp = resumedCount(action)
@@ -205,7 +207,7 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     switch action {
     case .none: 0
     case .resumeOne: 1
-    case .resume(let continuations, _): continuations.count
+    case .resume(let continuations): continuations.count
     }
   }
 

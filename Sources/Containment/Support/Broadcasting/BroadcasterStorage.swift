@@ -93,14 +93,15 @@ final class BroadcasterStorage<Element: Broadcastable>: Sendable {
   }
 
   func yield(_ make: (Int, inout Element.Reported) -> Element) {
-    let action = withMachine { $0.yield(make) }
+    var handed: Element?
+    let action = withMachine { $0.yield(make, handing: &handed) }
     switch action {
     case .none:
       break
-    case .resumeOne(let continuation, let element):
-      continuation.resume(returning: element)
-    case .resume(let continuations, let element):
-      for continuation in continuations { continuation.resume(returning: element) }
+    case .resumeOne(let continuation):
+      continuation.resume(returning: handed)
+    case .resume(let continuations):
+      for continuation in continuations { continuation.resume(returning: handed) }
     }
   }
 
