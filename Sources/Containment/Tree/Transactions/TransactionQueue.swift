@@ -96,7 +96,8 @@ final class TransactionQueue: Sendable {
 
   /// Gives the queue up: first runs, in this task and in order, every job
   /// queued ahead of the next waiting task, then hands the queue to that task
-  /// (or leaves it free).
+  /// and yields once, so that the task can run on this thread (or leaves it
+  /// free).
   nonisolated(nonsending) func release() async {
     while true {
       let action = state.withLock { state -> Machine.ReleaseAction in
@@ -108,6 +109,10 @@ final class TransactionQueue: Sendable {
         await job()
       case .handOff(let continuation):
         continuation.resume()
+        // Step aside once, so that this thread, whose caches hold the tree,
+        // runs the resumed task next, instead of another core's thread
+        // woken for it (CONCURRENCY.md, "Transactions").
+        await Task.yield()
         return
       case .idle:
         IdleWaiters.queueBecameFree(inDomain: owner.linkDomain)
