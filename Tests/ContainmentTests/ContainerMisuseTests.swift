@@ -126,6 +126,37 @@ struct ContainerMisuseTests {
     #expect(f.log.take() == [])
   }
 
+  /// Policy, as for a push: a tab or a column that has another parent is
+  /// refused, never moved; both containers stay as they were.
+  @Test func settingTabsOrColumnsWithAnotherParentsChildThrowsAndChangesNothing_misuse() async throws {
+    let f = Fixture()
+    let a = f.controller("A")
+    let p = f.controller("P")
+    let c = f.controller("C")
+    let s = f.controller("S")
+    let tabs = TabBarController(name: "Tabs")
+    try await tabs.setViewControllers([a])
+    let window = Window()
+    try await window.setRootViewController(tabs)
+    let split = SplitViewController(name: "Split")
+    try await split.setViewControllers(primary: s, secondary: f.controller("T"))
+    try await p.addChild(c)
+    _ = f.log.take()
+    let (tabsBefore, splitBefore, pBefore) = (snapshot(tabs), snapshot(split), snapshot(p))
+    await #expect(throws: ContainmentError.alreadyChild(child: c.node.id, parent: p.node.id)) {
+      try await tabs.setViewControllers([a, c])
+    }
+    await #expect(throws: ContainmentError.alreadyChild(child: c.node.id, parent: p.node.id)) {
+      try await split.setViewControllers(primary: s, secondary: c)
+    }
+    #expect(snapshot(tabs) == tabsBefore)
+    #expect(snapshot(split) == splitBefore)
+    #expect(snapshot(p) == pBefore)
+    #expect(c.parent === p)
+    #expect(f.log.take() == [])
+    withExtendedLifetime(window) {}
+  }
+
   @Test func usingAContainerAfterTeardownThrows_misuse() async throws {
     let f = Fixture()
     let a = f.controller("A")
