@@ -117,6 +117,47 @@ struct GatewayTests {
     withExtendedLifetime(window) {}
   }
 
+  /// A transition's `animations` are user code like a hook: past the
+  /// deadline they are abandoned, their container is faulted (report only
+  /// here), and the transition ends as it would have.
+  @Test func animationsPastTheirDeadlineAreAbandonedAndTheTransitionEnds_V1_T2() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, p) = try await shown(f, clock: clock, deadline: .seconds(1))
+    let a = f.controller("A")
+    let b = f.controller("B")
+    try await f.install(a, in: p)
+    try await p.addChild(b)
+    await b.didMove(toParent: p)
+    _ = f.log.take()
+    var events = p.events().makeAsyncIterator()
+    _ = await events.next()
+    let animating = Gate()
+    let transition = Task {
+      try await p.transition(from: a, to: b, duration: .milliseconds(500), animations: { await animating.wait() })
+        .value
+    }
+    await animating.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 2)
+    clock.advance(by: .seconds(1))
+    #expect(try await transition.value == .completed)
+    #expect(
+      f.log.take() == [
+        "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "A.viewDidDisappear",
+        "B.viewDidAppear",
+      ])
+    #expect(p.isFaulted && a.viewIfLoaded?.superview == nil && b.viewIfLoaded?.superview === p.viewIfLoaded)
+    #expect(
+      await take(3, from: &events).map(\.kind) == [
+        .transitionBegan(from: a.node.id, to: b.node.id, options: []),
+        .hookTimedOut(hook: "animations", deadline: .seconds(1)),
+        .transitionEnded(from: a.node.id, to: b.node.id, outcome: .completed),
+      ])
+    animating.open()
+    #expect(p.checkInvariants().isEmpty)
+    withExtendedLifetime(window) {}
+  }
+
   /// A container whose scope removes a child is not charged for the child's
   /// hooks: 2 × 60 ms of the child's own time under a 100 ms deadline
   /// faults nobody (V1, own time only).

@@ -141,6 +141,56 @@ struct HookDeadlineTests {
     #expect(r.checkInvariants().isEmpty)
   }
 
+  /// V1, V2 per environment: a controller's own environment supervises its
+  /// subtree and nothing else.
+  ///
+  /// R > (P > C, Q) on a window with no deadline;
+  /// P's environment sets one. C's hook hangs past it and C alone is
+  /// faulted and isolated; Q's hook, outside P's subtree, hangs with no
+  /// deadline and nothing watches it.
+  @Test func aSubtreesOwnEnvironmentSupervisesThatSubtreeOnly_V1_V2() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let window = Window(environment: ContainmentEnvironment(clock: clock))
+    let r = f.controller("R")
+    let p = f.controller("P")
+    let c = f.controller("C")
+    let q = f.controller("Q")
+    try await window.setRootViewController(r)
+    try await f.install(p, in: r)
+    try await f.install(c, in: p)
+    try await f.install(q, in: r)
+    p.environment = ContainmentEnvironment(clock: clock, hookDeadline: .seconds(1), faultPolicy: .isolate)
+    let (cHung, qHung) = (Gate(), Gate())
+    await c.setOnHook { hook in
+      if hook == "traitCollectionDidChange" { await cHung.wait() }
+    }
+    await q.setOnHook { hook in
+      if hook == "traitCollectionDidChange" { await qHung.wait() }
+    }
+    let change = Task { try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact)) }
+    await cHung.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    await qHung.waiters(atLeast: 1)
+    // Q's hook runs with no deadline: nothing sleeps on the clock for it.
+    #expect(clock.sleeperCount == 0)
+    clock.advance(by: .seconds(60))
+    qHung.open()
+    try await change.value
+    try await r.waitUntil(.idle)
+    #expect(
+      f.log.take() == [
+        "R.traitCollectionDidChange", "P.traitCollectionDidChange", "C.traitCollectionDidChange",
+        "Q.traitCollectionDidChange",
+      ])
+    #expect(c.isFaulted && !p.isFaulted && !q.isFaulted && !r.isFaulted)
+    #expect(c.parent == nil && names(p.children) == [] && names(r.children) == ["P", "Q"])
+    cHung.open()
+    #expect(r.checkInvariants().isEmpty)
+    withExtendedLifetime(window) {}
+  }
+
   @Test func aHookThatReturnsInTimeChangesNothing_V1() async throws {
     let f = Fixture()
     let clock = ManualClock()
