@@ -7,8 +7,9 @@ import Synchronization
 /// link is made by a section that holds both sides' domains, and it first
 /// moves the joining side's whole component (everything linked to it,
 /// transitively) into the other side's domain (``TreeLock/join(_:_:into:)``).
-/// Unlinking moves nothing: both sides stay in the domain they shared, which
-/// is only coarser than needed, never wrong.
+/// Unlinking moves nothing by itself; a part that left its tree (a removed
+/// child, a dismissed presentation) is moved into a fresh domain later, by
+/// its owner's choice (``separate(_:if:)``).
 extension TreeLock {
   private static let nextDomain = Atomic<Int>(0)
 
@@ -32,6 +33,46 @@ extension TreeLock {
       guard next.linkDomain == old else { continue }
       next.appendLinkedObjects(held, to: &pending)
       next.move(held, from: old, to: domain)
+    }
+  }
+}
+
+extension TreeLock {
+  /// Moves `member` and everything linked to it into a domain other than
+  /// its current one, if `isSeparate` (run under the locks of both) says it
+  /// has left its tree: a tree that leaves another shares its lock no more
+  /// than a tree made new does.
+  ///
+  /// Its own section, after the one that unlinked `member`: a section never
+  /// takes a lock inside another. O(size of `member`'s component). If
+  /// `member` was linked again meanwhile, `isSeparate` says so and nothing
+  /// moves; a whole component moves in any case, so a wrong answer costs
+  /// time, never safety.
+  ///
+  /// Returns the domain it moved into, or nil if nothing moved.
+  @discardableResult
+  public static func separate(_ member: some LinkedObject, if isSeparate: (LinkSection) -> Bool) -> Int? {
+    var fresh = domainForNewObject()
+    while true {
+      let old = member.linkDomain
+      if fresh == old { fresh = (fresh + 1) % domains.count }
+      domains.lock(min(old, fresh), retrying: triesBeforeSleeping)
+      domains.lock(max(old, fresh), retrying: triesBeforeSleeping)
+      guard member.linkDomain == old else {
+        domains.unlock(old)
+        domains.unlock(fresh)
+        continue
+      }
+      defer {
+        domains.unlock(old)
+        domains.unlock(fresh)
+        sectionEnded()
+      }
+      sectionStarted(holding: [old, fresh])
+      let held = LinkSection()
+      guard isSeparate(held) else { return nil }
+      join(held, member, into: fresh)
+      return fresh
     }
   }
 }

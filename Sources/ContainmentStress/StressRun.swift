@@ -124,6 +124,7 @@ enum StressRun {
       await run.awaitWatched()
       for finding in world.supervisionFindings(afterTeardown: false) { run.report(finding) }
       checkInvariants(run: run, when: "end of the workload")
+      await checkSeparatedTrees(run: run)
       final = Model.snapshot(of: world)
       workEnd = run.now()
       watchdog?.enter("teardown")

@@ -130,6 +130,34 @@ func perform(_ operation: Operation, run: Run) async {
   run.record(OperationRecord(operation: operation, summary: summary, start: start, end: run.now(), outcome: outcome))
 }
 
+/// R5, "separated again": every free-standing tree, given a transaction of
+/// its own, no longer shares the link lock of a tree it left.
+///
+/// Runs at the quiescent end of the workload: each such transaction is
+/// uncontended, so it separates its tree before it is admitted. Its body
+/// does nothing, so it causes no event.
+func checkSeparatedTrees(run: Run) async {
+  let world = run.world
+  let candidates = world.autoLeaves + world.hop.all + world.scoped.leaves + world.presentation.all
+  for index in candidates {
+    let root = world[index]
+    guard root.parent == nil, root.presentingViewController == nil else { continue }
+    do {
+      try await root.withTransaction { _ in }
+    } catch ContainmentError.tornDown {
+      // Refused after its admission: the separation has happened.
+    } catch {
+      run.report(Finding(category: .invariant, message: "R5 check: \(run.name(index)): scope failed: \(error)"))
+    }
+    if root.node.sharesTheLockOfATreeItLeft {
+      run.report(
+        Finding(
+          category: .invariant,
+          message: "R5: \(run.name(index)) still shares the lock of a tree it left after a transaction of its own"))
+    }
+  }
+}
+
 /// §2 (+ appearance consistency) on every tree and every detached
 /// automatic leaf, at a quiescent point.
 func checkInvariants(run: Run, when: String) {

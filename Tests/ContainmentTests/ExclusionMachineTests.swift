@@ -29,11 +29,20 @@ import Testing
       -> ExclusionAdmission?
     {
       let governor = Governor.controller(controller)
-      let admission = HierarchyExclusion.withLinks(of: governor, adopting) { held in
+      let outcome = HierarchyExclusion.withLinks(of: governor, adopting) { held in
         ExclusionMachine.enterAtOnce(held, governor, adopting: adopting)
       }
-      log.append("\(controller.node.name) \(admission == nil ? "must wait" : "admitted at once")")
-      return admission
+      switch outcome {
+      case .admitted(let admission):
+        log.append("\(controller.node.name) admitted at once")
+        return admission
+      case .mustWait:
+        log.append("\(controller.node.name) must wait")
+        return nil
+      case .separateFirst:
+        log.append("\(controller.node.name) separates its tree first")
+        return nil
+      }
     }
 
     /// A top-level request on `controller` that waits, as `waiter`.

@@ -6,7 +6,7 @@ import Testing
 
 /// Trees are the unit of locking: every object linked into a tree is guarded
 /// by the tree's link lock, a tree that joins another takes its lock, and a
-/// subtree that leaves keeps it.
+/// subtree that leaves takes a lock of its own at its first transaction.
 @Suite(.timeLimit(.minutes(1)))
 struct LinkDomainTests {
   /// The link domains of `controllers` and their loaded views.
@@ -17,7 +17,9 @@ struct LinkDomainTests {
       })
   }
 
-  @Test func aTreeAddedUnderAnotherTakesItsLockAndASubtreeThatLeavesKeepsIt_R5() async throws {
+  @Test func aTreeAddedUnderAnotherTakesItsLockAndASubtreeThatLeavesTakesAnotherAtItsFirstTransaction_R5()
+    async throws
+  {
     let f = Fixture()
     let (window, r, p, c) = try await f.tree()
     let q = f.controller("Q")
@@ -46,9 +48,71 @@ struct LinkDomainTests {
         "Q.willMove(nil)", "Q.viewWillDisappear", "S.viewWillDisappear", "Q.viewDidDisappear", "S.viewDidDisappear",
         "Q.didMove(nil)",
       ])
+    // Left, but not used yet: still under R's lock.
     #expect(domains(r, p, c, q, s) == [r.node.linkDomain])
+    // Q's tree's first transaction moves it, whole, to a lock of its own.
+    try await q.withTransaction { _ in }
+    #expect(f.log.take() == [])
+    #expect(domains(r, p, c) == [r.node.linkDomain])
+    #expect(domains(q, s) == [q.node.linkDomain])
+    #expect(q.node.linkDomain != r.node.linkDomain)
     #expect(r.checkInvariants().isEmpty)
     #expect(q.checkInvariants().isEmpty)
+  }
+
+  /// R5, "separated again": what leaves takes a lock of its own at its first transaction.
+  ///
+  /// A popped controller, a dismissed one and a replaced window root keep the
+  /// tree's lock until then and take one of their own with their views;
+  /// shown again, they come back under the tree's. One popped and pushed
+  /// again never moves.
+  @Test func aPoppedDismissedOrReplacedControllerTakesALockOfItsOwnAtItsFirstTransaction_R5() async throws {
+    let f = Fixture()
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let m = f.controller("M")
+    let window = Window()
+    let nav = try await f.onScreenNavigation([a], in: window)
+    try await nav.push(b, animated: false)
+    try await nav.present(m, style: .fullScreen, animated: false)
+    _ = f.log.take()
+    #expect(domains(a, b, m) == [nav.node.linkDomain])
+    try await m.dismiss(animated: false)
+    try await nav.pop(animated: false)
+    #expect(
+      f.log.take() == [
+        "M.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "M.viewDidDisappear", "B.viewDidAppear",
+        "B.willMove(nil)", "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing", "B.viewDidDisappear",
+        "A.viewDidAppear", "B.didMove(nil)",
+      ])
+    #expect(domains(a, b, m) == [nav.node.linkDomain])
+    // Pushed again before any transaction of its own: it never moved.
+    try await nav.push(b, animated: false)
+    try await nav.pop(animated: false)
+    _ = f.log.take()
+    try await b.withTransaction { _ in }
+    try await m.withTransaction { _ in }
+    #expect(f.log.take() == [])
+    #expect(domains(a) == [nav.node.linkDomain] && window.linkDomain == nav.node.linkDomain)
+    #expect(domains(b) == [b.node.linkDomain] && domains(m) == [m.node.linkDomain])
+    #expect(b.node.linkDomain != nav.node.linkDomain && m.node.linkDomain != nav.node.linkDomain)
+    try await nav.push(b, animated: false)
+    #expect(domains(a, b) == [nav.node.linkDomain])
+    // A root replaced leaves the window's lock with its whole tree.
+    let n = f.controller("N")
+    _ = f.log.take()
+    try await window.setRootViewController(n)
+    #expect(
+      f.log.take() == [
+        "B.viewWillDisappear", "B.viewDidDisappear", "N.viewDidLoad", "N.viewWillAppear", "N.viewIsAppearing",
+        "N.viewDidAppear",
+      ])
+    #expect(domains(n, a, b) == [window.linkDomain] && nav.node.linkDomain == window.linkDomain)
+    try await a.withTransaction { _ in }
+    #expect(f.log.take() == [])
+    #expect(domains(n) == [window.linkDomain] && nav.node.linkDomain != window.linkDomain)
+    #expect(domains(a, b) == [nav.node.linkDomain])
+    #expect(nav.checkInvariants().isEmpty && n.checkInvariants().isEmpty && m.checkInvariants().isEmpty)
   }
 
   @Test func aTransactionWhoseTreeWasSplitAcrossTwoLocksLeavesBoth_R4_R5() async throws {
@@ -336,6 +400,11 @@ struct LinkDomainTests {
     try await q.removeFromParent()
     #expect(f.log.take() == ["Q.didMove(nil)"])
     #expect(q.node.linkDomain == p.node.linkDomain)
+    // Q's first transaction separates it: P's domain changes generation.
+    let shared = TreeLock.withLock(p.node) { held in TreeLock.domains.generation(p.node.linkDomain) }
+    try await q.withTransaction { _ in }
+    #expect(q.node.linkDomain != p.node.linkDomain)
+    #expect(TreeLock.withLock(domain: p.node.linkDomain, ifGeneration: shared) { held in "unchanged" } == nil)
   }
 
   #if DEBUG

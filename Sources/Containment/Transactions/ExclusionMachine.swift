@@ -22,28 +22,39 @@ enum ExclusionMachine {
     case wait(on: HierarchySlot)
   }
 
+  /// What an uncontended top-level request does.
+  enum AtOnce {
+    /// It runs.
+    case admitted(ExclusionAdmission)
+    /// It must wait: it asks again with a waiter
+    /// (``enter(_:_:adopting:waiter:woken:)``).
+    case mustWait
+    /// Its tree is idle and left another tree: it gives the tree a link
+    /// lock of its own (``ControllerNode/separateTreeIfItLeftAnother()``),
+    /// then asks again.
+    case separateFirst
+  }
+
   /// A top-level request, uncontended: admitted at once if nothing runs or
-  /// waits where it would overlap; nil if it must wait (then it asks again
-  /// with a waiter, ``enter(_:_:adopting:waiter:woken:)``).
-  static func enterAtOnce(_ held: LinkSection, _ governor: Governor, adopting: [any ViewController])
-    -> ExclusionAdmission?
-  {
+  /// waits where it would overlap.
+  static func enterAtOnce(_ held: LinkSection, _ governor: Governor, adopting: [any ViewController]) -> AtOnce {
     let tree = governor.treeSlot(held)
     let adopted = adoptedTrees(held, adopting)
-    guard busyAdoptedTree(held, adopted) == nil, tree[held].adoptions == 0 else { return nil }
+    guard busyAdoptedTree(held, adopted) == nil, tree[held].adoptions == 0 else { return .mustWait }
     if tree[held].treeMarks.isEmpty {
+      if tree[held].leftATree { return .separateFirst }
       // Nothing runs or waits anywhere in this tree: no walk to the root.
-      return admit(held, governor, tree: tree, ancestors: nil, adopted: adopted)
+      return .admitted(admit(held, governor, tree: tree, ancestors: nil, adopted: adopted))
     }
-    if governor.isInDeparture(held) { return nil }
+    if governor.isInDeparture(held) { return .mustWait }
     countAncestors(held, in: tree)
     let ancestors = governor.ancestorSlots(held)
     guard governor.slot[held].activeBelow == 0,
       !ancestors.contains(where: { $0[held].running > 0 || $0[held].pending > 0 })
     else {
-      return nil
+      return .mustWait
     }
-    return admit(held, governor, tree: tree, ancestors: ancestors, adopted: adopted)
+    return .admitted(admit(held, governor, tree: tree, ancestors: ancestors, adopted: adopted))
   }
 
   /// A top-level request that waits (its `waiter`): admitted, or told which

@@ -85,10 +85,14 @@ enum HierarchyExclusion {
     -> ExclusionAdmission
   {
     // Uncontended (the common case): admit without a continuation.
-    if let admission = withLinks(
-      of: governor, adopting, { held in ExclusionMachine.enterAtOnce(held, governor, adopting: adopting) })
-    {
-      return admission
+    atOnce: while true {
+      switch withLinks(
+        of: governor, adopting, { held in ExclusionMachine.enterAtOnce(held, governor, adopting: adopting) })
+      {
+      case .admitted(let admission): return admission
+      case .separateFirst: governor.separateTreeIfItLeftAnother()
+      case .mustWait: break atOnce
+      }
     }
     if cancellable { try Task.checkCancellation() }
     let waiter = ExclusionWaiter()

@@ -14,6 +14,15 @@ extension ControllerNode {
       if ready { continuation.resume() }
     }
   }
+
+  /// Whether this controller's tree left another and has not yet taken a
+  /// link lock of its own (R5; ``separateTreeIfItLeftAnother()``): false
+  /// once a transaction of the tree has been admitted uncontended since.
+  ///
+  /// For the stress harness's end-of-run check.
+  package var sharesTheLockOfATreeItLeft: Bool {
+    TreeLock.withLock(self) { held in position(held).treeSlot[held].leftATree }
+  }
 }
 
 extension HierarchySlot {

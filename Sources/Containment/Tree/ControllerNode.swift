@@ -166,6 +166,7 @@ public final class ControllerNode: Sendable, LinkCellOwner {
     HierarchySlot.treeChanged(held, from: position.treeSlot, to: hierarchy, leaving: self)
     self[held].eventRouting.departure = Departure(position: position)
     self[held].parent = nil
+    hierarchy[held].leftATree = true
     invalidatePositions(held)
   }
 
@@ -196,6 +197,7 @@ public final class ControllerNode: Sendable, LinkCellOwner {
     // back-link until it is dropped (``BackLink``).
     if self[held].parentLink != nil, self[held].parent == nil { self[held].parentLink = nil }
     if self[held].windowLink != nil, self[held].window == nil { self[held].windowLink = nil }
+    hierarchy[held].leftATree = true
     guard let position = self[held].cachedPosition else { return }
     HierarchySlot.treeChanged(held, from: position.treeSlot, to: hierarchy)
     invalidatePositions(held)
@@ -262,8 +264,34 @@ public final class ControllerNode: Sendable, LinkCellOwner {
     HierarchySlot.treeChanged(held, from: position(held).treeSlot, to: hierarchy, leaving: self)
     self[held].presenting = nil
     self[held].presentationStyle = nil
+    hierarchy[held].leftATree = true
     invalidatePositions(held)
     return (presenter, style)
+  }
+
+  /// Gives this controller's tree a link domain of its own if its root left
+  /// another tree and nothing runs, waits or is adopted in it (R5: trees
+  /// that were linked and are separated again share nothing again).
+  ///
+  /// Called before a top-level transaction of the tree is admitted
+  /// (``HierarchyExclusion``), in a section of its own: a tree separates at
+  /// its first transaction after it left, so a controller that is popped and
+  /// pushed again, or dismissed and never used, never moves. Moves nothing
+  /// if the root's view is still a subview elsewhere (then the trees are
+  /// linked after all). O(size of the tree).
+  ///
+  /// A task waiting for the tree to be idle is checked again under the new
+  /// lock: no queue of the tree it left looks there.
+  func separateTreeIfItLeftAnother() {
+    let separated = TreeLock.separate(self) { held in
+      let tree = position(held).treeSlot
+      guard tree[held].leftATree, tree[held].treeMarks.isEmpty, tree[held].adoptions == 0 else { return false }
+      tree[held].leftATree = false
+      var root = self
+      while let above = root[held].treeParent { root = above }
+      return root.hierarchy === tree && root[held].window == nil && root[held].view?[held].superview == nil
+    }
+    if let separated { IdleWaiters.treeSeparated(intoDomain: separated) }
   }
 
   /// The window this controller's tree is shown in, if its root is a window's root.

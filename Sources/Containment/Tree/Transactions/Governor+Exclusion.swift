@@ -29,6 +29,13 @@ extension Governor {
     }
   }
 
+  /// A controller's tree that left another takes a link lock of its own
+  /// (``ControllerNode/separateTreeIfItLeftAnother()``); a window's tree
+  /// never left one.
+  func separateTreeIfItLeftAnother() {
+    if case .controller(let controller) = self { controller.node.separateTreeIfItLeftAnother() }
+  }
+
   /// Under the link lock: the slots of every ancestor, nearest first, up to
   /// the hosting window.
   func ancestorSlots(_ held: LinkSection) -> [HierarchySlot] {

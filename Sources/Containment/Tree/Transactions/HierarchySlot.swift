@@ -49,6 +49,11 @@ struct HierarchySlotState {
   /// Until they end, no transaction of this tree is admitted: one admitted
   /// before the link would overlap them once linked (R4).
   var adoptions: Int32 = 0
+  /// On a root's slot: its tree left another (a removal, a dismissal, a
+  /// window's new root) and may still be under that tree's link lock; the
+  /// tree's next uncontended top-level transaction gives it a lock of its
+  /// own first (``ControllerNode/separateTreeIfItLeftAnother()``, R5).
+  var leftATree = false
   /// The package's tests waiting for transactions to wait here
   /// (`waiters(atLeast:)`).
   var waiterObservers = CountObservers()

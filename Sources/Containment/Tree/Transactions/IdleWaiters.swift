@@ -93,6 +93,14 @@ enum IdleWaiters {
     wakeIdle(inDomain: domain)
   }
 
+  /// A tree left another for `domain` (``ControllerNode/leftItsTree()``):
+  /// the waiters that moved with it wait for its own queues now, and
+  /// whoever frees a queue of the tree it left no longer looks at them.
+  static func treeSeparated(intoDomain domain: Int) {
+    guard waitingIn.load(domain) > 0 else { return }
+    wakeIdle(inDomain: domain)
+  }
+
   /// A transaction starts dispatching the requests it deferred.
   static func beginDispatchingDeferred() {
     dispatchingDeferred.add(1, ordering: .sequentiallyConsistent)

@@ -107,6 +107,7 @@ extension Window {
       TreeLock.withLock(self, old.node) { held in
         HierarchySlot.treeChanged(held, from: hierarchy, to: old.node.hierarchy)
         old.node[held].window = nil
+        old.node.hierarchy[held].leftATree = true
         old.node.invalidatePositions(held)
       }
     }
