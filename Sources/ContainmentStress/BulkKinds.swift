@@ -309,3 +309,103 @@ struct OrphanKind: OperationKind {
     return .succeeded
   }
 }
+
+/// A part of the bulk tree (a container with two children, under the wide
+/// container, on screen) torn down while a change runs inside it (V3): from
+/// outside, or from the wide container's own scope.
+///
+/// Whatever the interleaving, the part must have left the wide container,
+/// every controller of it must be torn down, and no controller may hear a
+/// hook after its `viewDidTearDown` (read from the part's tree stream, to
+/// its end). The change inside may be refused with `tornDown`.
+struct TearDownPartKind: OperationKind {
+  let name = OperationKindName.tearDownPart
+  let weight = 1
+
+  func generate(_ rng: inout SplitMix64, world: World, snapshot: WorldSnapshot, id: Int) -> Operation? {
+    Operation(id: id, kind: name, targets: [], variant: rng.below(6))
+  }
+
+  func execute(_ operation: Operation, run: Run) async -> Outcome {
+    let bulk = run.world.bulk
+    guard await bulk.wideGate.enter(exclusive: false) else { return .cancelled }
+    defer { bulk.wideGate.leave(exclusive: false) }
+    let wide = bulk.wide
+    let part = bulk.make("Part")
+    let children = [bulk.make("Part.0"), bulk.make("Part.1")]
+    let late = bulk.make("Part.late")
+    do {
+      for child in children {
+        try await part.addChild(child)
+        try await part.view.addSubview(await child.view)
+        await child.didMove(toParent: part)
+      }
+      try await wide.addChild(part)
+      try await wide.view.addSubview(await part.view)
+      await part.didMove(toParent: wide)
+    } catch {
+      return outcome(of: error)
+    }
+    let stream = part.treeEvents()
+    let refusals = Locked<[String]>([])
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        do {
+          switch operation.variant % 3 {
+          case 0:
+            await children[0].willMove(toParent: nil)
+            try await children[0].removeFromParent()
+          case 1:
+            try await part.addChild(late)
+            await late.didMove(toParent: part)
+          default:
+            try await part.withTransaction { _ in try await part.addChild(late) }
+          }
+        } catch ContainmentError.tornDown, ContainmentError.noParent {
+          // Torn down first: refused, nothing changed.
+        } catch {
+          refusals.withLock { $0.append("\(error)") }
+        }
+      }
+      group.addTask {
+        if operation.variant < 3 {
+          await part.tearDown()
+        } else {
+          do { try await wide.withTransaction { _ in await part.tearDown() } } catch {
+            refusals.withLock { $0.append("the wide container's scope: \(error)") }
+          }
+        }
+      }
+    }
+    run.tick()
+    var tornDown: Set<ControllerID> = []
+    var afterStop: [String] = []
+    for await event in stream {
+      switch event.kind {
+      case .viewDidTearDown:
+        tornDown.insert(event.controller)
+      case .viewWillAppear, .viewIsAppearing, .viewDidAppear, .viewWillDisappear, .viewDidDisappear, .willMove,
+        .didMove, .viewDidLoad, .traitCollectionDidChange:
+        if tornDown.contains(event.controller) { afterStop.append("\(event.name) \(event.kind)") }
+      default:
+        continue
+      }
+    }
+    let summary = run.describe(operation)
+    if !afterStop.isEmpty {
+      run.report(Finding(category: .hookLog, message: "\(summary): hooks after viewDidTearDown: \(afterStop)"))
+    }
+    if part.parent != nil || wide.children.contains(where: { $0 === part }) {
+      run.report(Finding(category: .invariant, message: "\(summary): a torn-down part is still in its container"))
+    }
+    // Those removed from the part before it was torn down are not in it.
+    let members = [part] + (children + [late]).filter { $0.parent === part }
+    for member in members where !member.isTornDown || !tornDown.contains(member.node.id) {
+      run.report(Finding(category: .invariant, message: "\(summary): \(member.node.name) was not stopped"))
+    }
+    if let refused = refusals.withLock({ $0.first }) {
+      run.report(Finding(category: .expectedError, message: "\(summary): unexpected \(refused)"))
+    }
+    return .succeeded
+  }
+}

@@ -55,8 +55,9 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   case selfRemoval, rehome
   // Custom containers on the transaction scope and the children-change engine (ScopeKinds.swift).
   case scope, engine
-  // Deep stacks and wide containers beside the modelled trees (BulkKinds.swift).
-  case deepStack, wideContainer
+  // Deep stacks, wide containers and parts torn down beside the modelled
+  // trees (BulkKinds.swift).
+  case deepStack, wideContainer, tearDownPart
   // Modal presentation (PresentationKinds.swift).
   case present, dismiss, interactiveDismiss, presentationRoot, presentMisuse, presentFromChild
   // Readiness waits on any controller while its tree merges, splits and runs
@@ -86,6 +87,8 @@ enum OperationKindName: String, Sendable, CaseIterable, Hashable {
   var isShielded: Bool {
     switch self {
     case .selfRemoval, .rehome, .deepStack, .wideContainer: true
+    // Its part's stream is read to the end.
+    case .tearDownPart: true
     // Every planted hang is accounted for: a cancelled one would not be.
     case .hungHook: true
     // Each container it builds is taken down again, and checked.

@@ -33,6 +33,7 @@ enum OperationKinds {
     EngineKind(),
     DeepStackKind(),
     WideContainerKind(),
+    TearDownPartKind(),
     PresentKind(),
     DismissKind(),
     InteractiveDismissKind(),

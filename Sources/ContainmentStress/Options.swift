@@ -110,7 +110,7 @@ struct Options: Sendable {
                          uninstall, transition, batch, manualAppearance, toggleContainer,
                          nested, misuse, push, pop, popTo, popToRoot, setStack,
                          interactivePop, selectTab, setTabIndex, setTabs, traitFlip, showColumn,
-                         selfRemoval, rehome, scope, engine, deepStack, wideContainer,
+                         selfRemoval, rehome, scope, engine, deepStack, wideContainer, tearDownPart,
                          present, dismiss, interactiveDismiss, presentationRoot, presentMisuse,
                          presentFromChild, awaitIdle, orphan, releasedWindow (default: all;
                          per-leaf leaves out

@@ -94,7 +94,7 @@ extension World {
       }
     case .popTo, .popToRoot, .setStack, .selectTab, .setTabIndex, .setTabs:
       break  // the runtime decides (refusals and no-ops are part of what they test)
-    case .selfRemoval, .rehome, .scope, .engine, .deepStack, .wideContainer:
+    case .selfRemoval, .rehome, .scope, .engine, .deepStack, .wideContainer, .tearDownPart:
       break  // they act on whatever shape they find
     case .hungHook, .slowChildren:
       break  // on the supervised trees, outside the model

@@ -230,7 +230,13 @@ final class World: Sendable {
     await bulk.tearDown()
     await supervised?.tearDown()
     await slow?.tearDown()
-    for container in navigations as [any ViewController] + tabs + splits { await container.tearDown() }
-    for controller in controllers { await controller.tearDown() }
+    // Whole detached trees first: a controller torn down while it has a
+    // parent leaves it first (V3), which would change a tree still to be
+    // torn down.
+    let rest = navigations as [any ViewController] + tabs + splits + controllers
+    for controller in rest where controller.parent == nil && controller.presentingViewController == nil {
+      await controller.tearDown()
+    }
+    for controller in rest { await controller.tearDown() }
   }
 }

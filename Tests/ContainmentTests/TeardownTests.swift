@@ -180,7 +180,7 @@ struct TeardownTests {
     #expect(names(p.children) == ["A", "B"])
   }
 
-  @Test func aStackChangeThatStartedBeforeItsTreeWasTornDownStillFinishes_V3() async throws {
+  @Test func aStackChangeThatStartedBeforeItsSubtreeWasTornDownFinishesFirst_V3() async throws {
     let f = Fixture()
     let clock = ManualClock()
     let window = Window(environment: ContainmentEnvironment(clock: clock))
@@ -200,12 +200,78 @@ struct TeardownTests {
       f.log.take() == [
         "B.willMove(Nav)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing",
       ])
-    await nav.tearDown()
-    #expect(f.log.take() == ["B.viewDidTearDown", "A.viewDidTearDown"])
+    // The stack leaves R first, in a transaction on R: it waits for the push.
+    let teardown = Task { await nav.tearDown() }
+    await r.node.hierarchy.waiters(atLeast: 1)
+    #expect(f.log.take() == [])
     clock.advance(by: .seconds(1))
     #expect(try await pushed.value == .completed)
-    // The push finishes: its did-hooks and B's didMove(Nav) are delivered.
-    #expect(f.log.take() == ["A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)"])
+    await teardown.value
+    // The push finishes, then the stack goes off screen, then stops: no
+    // hook after a controller's viewDidTearDown.
+    #expect(
+      f.log.take() == [
+        "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(Nav)", "B.viewWillDisappear", "B.viewDidDisappear",
+        "B.viewDidTearDown", "A.viewDidTearDown",
+      ])
+    #expect(r.children.isEmpty && nav.viewControllers.count == 2)
+    #expect(r.checkInvariants().isEmpty)
+    withExtendedLifetime(window) {}
+  }
+
+  /// A container's scope stops one of its children inline (R6): the child
+  /// leaves, then stops, before the scope's next verb; a request queued
+  /// for the child meanwhile is refused once it runs.
+  @Test func aChildTornDownFromItsParentsScopeLeavesAndStopsInline_V3_R6() async throws {
+    let f = Fixture()
+    let (window, r, p, c) = try await f.tree()
+    let d = f.controller("D")
+    try await p.withTransaction { _ in
+      await c.tearDown()
+      try await p.addChild(d)
+    }
+    #expect(
+      f.log.take() == [
+        "C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)", "C.viewDidTearDown",
+        "D.willMove(P)",
+      ])
+    #expect(p.children.map(\.node.name) == ["D"] && c.isTornDown)
+    await #expect(throws: ContainmentError.tornDown(c.node.id)) { try await p.addChild(c) }
+    #expect(f.log.take() == [] && p.children.map(\.node.name) == ["D"])
+    #expect(r.checkInvariants().isEmpty)
+    withExtendedLifetime(window) {}
+  }
+
+  /// V3 for a part of a tree, as a supervisor stops a child: a stack's top
+  /// leaves by the stack's rules (the controller below is shown), a
+  /// presented controller is dismissed, both with reason `tornDown`; then
+  /// each stops.
+  @Test func aTornDownStackTopOrPresentedControllerLeavesByItsContainersRulesThenStops_V3_V4() async throws {
+    let f = Fixture()
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let m = f.controller("M")
+    let window = Window()
+    let nav = try await f.onScreenNavigation([a, b], in: window)
+    try await nav.present(m, style: .fullScreen, animated: false)
+    var events = nav.events().makeAsyncIterator()
+    _ = await events.next()
+    _ = f.log.take()
+    await m.tearDown()
+    await b.tearDown()
+    #expect(
+      f.log.take() == [
+        "M.viewWillDisappear", "B.viewWillAppear", "B.viewIsAppearing", "M.viewDidDisappear", "B.viewDidAppear",
+        "M.viewDidTearDown",
+        "B.willMove(nil)", "A.viewDidLoad", "B.viewWillDisappear", "A.viewWillAppear", "A.viewIsAppearing",
+        "B.viewDidDisappear", "A.viewDidAppear", "B.didMove(nil)", "B.viewDidTearDown",
+      ])
+    #expect(
+      await removals(2, from: &events, [nav, m, b]) == ["Nav dismissed(M, tornDown)", "Nav childRemoved(B, tornDown)"])
+    #expect(nav.viewControllers.map(\.node.name) == ["A"] && nav.presentedViewController == nil)
+    #expect(nav.checkInvariants().isEmpty)
+    await #expect(throws: ContainmentError.tornDown(b.node.id)) { try await nav.push(b, animated: false) }
+    #expect(f.log.take() == [] && nav.viewControllers.map(\.node.name) == ["A"])
     withExtendedLifetime(window) {}
   }
 }

@@ -45,9 +45,9 @@ public enum UnbalancedAppearanceTransition: Sendable, Hashable, Codable, CustomS
 /// `callIgnored` event on the controller's stream and on its ancestors' tree
 /// streams (§8).
 public enum IgnoredCall: Sendable, Hashable, Codable, CustomStringConvertible {
-  /// The controller's tree was torn down. Its own streams have ended, so
-  /// only the tree streams of ancestors outside the torn-down subtree (if
-  /// any) hear of it.
+  /// The controller's tree was torn down. Its own streams have ended and a
+  /// torn-down part has left its tree first, so in practice nobody hears of
+  /// it (as of a message to a stopped actor); the call changed nothing.
   case tornDown
   /// `beginAppearanceTransition(true, ...)` on a controller that has no
   /// parent and is not a window's root: nothing could show it, so it stays

@@ -228,10 +228,12 @@ extension NavigationController {
 }
 
 extension NavigationController: FaultIsolating {
-  /// Lets a faulted controller go (V2): it leaves the stack, not animated;
+  /// Lets a faulted or torn-down controller go (V2, V3): it leaves the stack, not animated;
   /// if it was the top, the controller below it is shown (N3's order).
-  nonisolated func isolate(_ child: any ViewController, context: TransactionContext) async throws {
-    _ = try await changeStack(animated: false, reason: .faulted, context: context) { stack, held in
+  nonisolated func isolate(_ child: any ViewController, reason: RemovalReason, context: TransactionContext)
+    async throws
+  {
+    _ = try await changeStack(animated: false, reason: reason, context: context) { stack, held in
       .replace(stack.filter { $0 !== child })
     }
   }

@@ -243,9 +243,11 @@ public actor TabBarController: ViewController {
 }
 
 extension TabBarController: FaultIsolating {
-  /// Lets a faulted tab go (V2): the tabs close up and, if it was selected,
+  /// Lets a faulted or torn-down tab go (V2, V3): the tabs close up and, if it was selected,
   /// the tab that takes its place is selected (the next one, else the last).
-  nonisolated func isolate(_ child: any ViewController, context: TransactionContext) async throws {
+  nonisolated func isolate(_ child: any ViewController, reason: RemovalReason, context: TransactionContext)
+    async throws
+  {
     let (tabs, selected) = TreeLock.withLock(node) { (held: LinkSection) -> ([any ViewController], Int) in
       let tabs = node[held].children
       let selected = state[held].selected.flatMap { current in tabs.firstIndex { $0 === current } } ?? 0
@@ -255,6 +257,6 @@ extension TabBarController: FaultIsolating {
     var remaining = tabs
     remaining.remove(at: index)
     let selecting = remaining.isEmpty ? 0 : min(selected > index ? selected - 1 : selected, remaining.count - 1)
-    try await replaceTabs(remaining, selectedIndex: selecting, reason: .faulted, context: context)
+    try await replaceTabs(remaining, selectedIndex: selecting, reason: reason, context: context)
   }
 }

@@ -36,21 +36,11 @@ enum HookSupervision {
     switch isolation {
     case .parent(let parent):
       await request(on: .controller(parent)) { context in
-        // It may have left meanwhile: then there is nothing to isolate it from.
-        guard TreeLock.withLock(controller.node, { held in controller.node.hasParent(held, parent) }) else { return }
-        if let container = parent as? any FaultIsolating {
-          try await container.isolate(controller, context: context)
-        } else {
-          await controller.performWillMove(toParent: nil, in: context, asBody: true)
-          try await parent.removeChild(controller, reason: .faulted, context: context)
-        }
+        try await leave(controller, parent: parent, reason: .faulted, context: context)
       }
     case .presenter(let presenter):
       await request(on: .controller(presenter)) { context in
-        guard TreeLock.withLock(presenter.node, { held in presenter.node[held].presented === controller }) else {
-          return
-        }
-        await presenter.runDismissal(animated: false, reason: .faulted, context: context)
+        await leave(controller, presenter: presenter, reason: .faulted, context: context)
       }
     case .window(let window):
       await request(on: .window(window)) { context in
@@ -59,6 +49,34 @@ enum HookSupervision {
     case nil:
       return
     }
+  }
+
+  /// Inside a transaction on `parent`: `controller` leaves it with `reason`.
+  ///
+  /// By the container's own rules if it has some (``FaultIsolating``), else
+  /// the UIKit way (`willMove(nil)`, removal). Nothing if it left meanwhile.
+  static func leave(
+    _ controller: any ViewController, parent: any ViewController, reason: RemovalReason,
+    context: TransactionContext
+  ) async throws {
+    guard TreeLock.withLock(controller.node, { held in controller.node.hasParent(held, parent) }) else { return }
+    if let container = parent as? any FaultIsolating {
+      try await container.isolate(controller, reason: reason, context: context)
+    } else {
+      await controller.performWillMove(toParent: nil, in: context, asBody: true)
+      try await parent.removeChild(controller, reason: reason, context: context)
+    }
+  }
+
+  /// Inside a transaction on `presenter`: `controller`'s presentation ends with `reason`.
+  ///
+  /// Whatever it presents ends with it. Nothing if it ended meanwhile.
+  static func leave(
+    _ controller: any ViewController, presenter: any ViewController, reason: RemovalReason,
+    context: TransactionContext
+  ) async {
+    guard TreeLock.withLock(presenter.node, { held in presenter.node[held].presented === controller }) else { return }
+    await presenter.runDismissal(animated: false, reason: reason, context: context)
   }
 
   /// Runs `body` as a transaction on `governor`'s queue without waiting for
@@ -82,15 +100,16 @@ enum HookSupervision {
   }
 }
 
-/// A built-in container that lets a faulted child go by its own rules, so
+/// A built-in container that lets a faulted or torn-down child go by its own rules, so
 /// that it goes on showing something: a stack shows the controller below, a
 /// tab bar selects a neighbour.
 ///
 /// Other containers lose the child the UIKit way (`willMove(nil)`, removal).
 protocol FaultIsolating: ViewController {
   /// Inside a transaction on this container's queue: removes `child` with
-  /// reason ``RemovalReason/faulted``.
-  func isolate(_ child: any ViewController, context: TransactionContext) async throws
+  /// `reason` (``RemovalReason/faulted``, or ``RemovalReason/tornDown``
+  /// when the child's own tree is torn down).
+  func isolate(_ child: any ViewController, reason: RemovalReason, context: TransactionContext) async throws
 }
 
 extension ViewController {

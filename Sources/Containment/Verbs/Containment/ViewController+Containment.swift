@@ -295,30 +295,95 @@ extension ViewController {
     }
   }
 
-  /// Ends this controller's tree in order (V3, E6): marks it and
-  /// everything below it (descendants, presented controllers) torn down,
-  /// runs ``viewDidTearDown()`` on each, children before parents, within the
-  /// environment's ``TeardownPolicy``, then ends their event streams with a
-  /// final `terminated` event.
+  /// Ends this controller's tree in order (V3, E6), as a supervisor stops a child.
   ///
-  /// Later requests that name them throw ``ContainmentError/tornDown(_:)``.
-  /// Links are left as they are.
+  /// First it leaves its parent or presenter (reason
+  /// ``RemovalReason/tornDown``; a navigation stack then shows the
+  /// controller below, a tab bar selects a neighbour), which takes it off
+  /// screen in A1 order, as a transaction on that parent or presenter (it
+  /// waits for the transactions running in this controller's tree); then,
+  /// in the same transaction (on this controller if it has neither parent
+  /// nor presenter), it marks it and everything below
+  /// it (descendants, presented controllers) torn down, runs
+  /// ``viewDidTearDown()`` on each, children before parents, within the
+  /// environment's ``TeardownPolicy``, and ends their event streams with a
+  /// final `terminated` event. No hook reaches them after their
+  /// `viewDidTearDown()`.
   ///
-  /// On a window's root it is ``Window/tearDown()`` (the tree goes off screen
-  /// first). Cancelling the calling task does not stop it. Controllers
-  /// already torn down are skipped: a second call does nothing.
+  /// Requests that name them and run after it throw
+  /// ``ContainmentError/tornDown(_:)``, including those that were already
+  /// waiting for a queue of the torn-down tree: none is dropped.
+  ///
+  /// On a window's root it is ``Window/tearDown()``. Cancelling the calling
+  /// task does not stop it. Controllers already torn down are skipped: a
+  /// second call does nothing. From a hook of a transaction that touches
+  /// this tree it is a nested request: it runs once that transaction ends.
   public nonisolated func tearDown() async {
-    let window = TreeLock.withLock(node) { (held: LinkSection) -> Window? in
-      guard let window = node[held].window, window[held].rootViewController === self else { return nil }
-      return window
+    if TransactionContext.current != nil {
+      await tearDownInOrder()
+    } else {
+      let controller = self
+      await Task.detached { await controller.tearDownInOrder() }.value
     }
-    if let window { return await window.tearDownInOrder() }
-    let (stopping, environment) = TreeLock.withLock(node) {
-      (held: LinkSection) -> ([any ViewController], ContainmentEnvironment) in
-      let stopping = TreeWalk.stopOrder(held, from: self).filter { !$0.node[held].supervision.isTornDown }
-      for controller in stopping { controller.node[held].supervision.isTornDown = true }
-      return (stopping, node.resolvedEnvironment(held))
-    }
-    await Teardown.stop(stopping, policy: environment.teardown, environment: environment, context: nil)
   }
+
+  private nonisolated func tearDownInOrder() async {
+    while true {
+      let start = TreeLock.withLock(node) { (held: LinkSection) -> TeardownStart in
+        if node[held].supervision.isTornDown { return .done }
+        if let window = node[held].window, window[held].rootViewController === self { return .window(window) }
+        if let parent = node[held].parent { return .leave(parent) }
+        if let presenter = node[held].presenting { return .leave(presenter) }
+        return .leave(nil)
+      }
+      let above: (any ViewController)?
+      switch start {
+      case .done: return
+      case .window(let window): return await window.tearDownInOrder()
+      case .leave(let controller): above = controller
+      }
+      // One transaction, on the parent or presenter if there is one: it
+      // excludes every transaction of this controller's tree from the leaving
+      // to the last stop hook. Only its body's own error ends it (it does
+      // not wait as a cancellable request: the calling task is not this one,
+      // or it is a nested request that reports through its handle).
+      let stopped = try? await Transaction.perform(on: .controller(above ?? self)) { context -> Bool in
+        if let above {
+          if TreeLock.withLock(self.node, { held in self.node[held].presenting === above }) {
+            await HookSupervision.leave(self, presenter: above, reason: .tornDown, context: context)
+          } else {
+            try await HookSupervision.leave(self, parent: above, reason: .tornDown, context: context)
+          }
+        }
+        let stopping = TreeLock.withLock(self.node) { (held: LinkSection) -> [any ViewController]? in
+          // Linked elsewhere meanwhile (before this transaction was admitted):
+          // decide again.
+          if self.node[held].parent != nil || self.node[held].presenting != nil || self.node[held].window != nil {
+            return nil
+          }
+          let stopping = TreeWalk.stopOrder(held, from: self).filter { !$0.node[held].supervision.isTornDown }
+          for controller in stopping { controller.node[held].supervision.isTornDown = true }
+          return stopping
+        }
+        guard let stopping else { return false }
+        let environment = self.node.environment
+        await Teardown.stop(stopping, policy: environment.teardown, environment: environment, context: context)
+        return true
+      }
+      // Done, failed, or queued behind the transaction whose hook asked for
+      // it (which runs it later, once: linked elsewhere by then, the
+      // controller stays as it is).
+      guard case .success(false)? = stopped?.result else { return }
+    }
+  }
+}
+
+/// Where a controller's teardown starts (``ViewController/tearDown()``).
+private enum TeardownStart {
+  /// It was torn down already.
+  case done
+  /// It is a window's root: the window's teardown.
+  case window(Window)
+  /// It leaves its parent or presenter first (nil: it has neither).
+  case leave((any ViewController)?)
 }
