@@ -276,6 +276,112 @@ struct HookDeadlineTests {
     #expect(nav.checkInvariants().isEmpty)
   }
 
+  /// A presented controller faulted is dismissed (reason `faulted`): its
+  /// presenter appears again; its own hooks are skipped.
+  @Test func aFaultedPresentedControllerIsDismissedAndItsPresenterShownAgain_V2() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let window = supervisedWindow(clock)
+    let r = f.controller("R")
+    let m = f.controller("M")
+    try await window.setRootViewController(r)
+    var events = r.events().makeAsyncIterator()
+    _ = await events.next()
+    let hung = Gate()
+    await m.setOnHook { hook in
+      if hook == "viewWillAppear" { await hung.wait() }
+    }
+    _ = f.log.take()
+    let present = Task { try await r.present(m, style: .fullScreen, animated: false) }
+    await hung.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    _ = try await present.value
+    try await r.waitUntil(.idle)
+    #expect(
+      f.log.take() == [
+        "M.viewDidLoad", "R.viewWillDisappear", "M.viewWillAppear", "R.viewDidDisappear", "R.viewWillAppear",
+        "R.viewIsAppearing", "R.viewDidAppear",
+      ])
+    #expect(m.isFaulted && r.presentedViewController == nil && m.presentingViewController == nil)
+    #expect(await removals(1, from: &events, [r, m]) == ["R dismissed(M, faulted)"])
+    hung.open()
+    #expect(r.checkInvariants().isEmpty && m.checkInvariants().isEmpty)
+  }
+
+  /// A window's root faulted leaves the window (reason `faulted`); the
+  /// window stays usable.
+  @Test func aFaultedWindowRootLeavesItsWindow_V2() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let window = supervisedWindow(clock)
+    let r = f.controller("R")
+    let c = f.controller("C")
+    try await window.setRootViewController(r)
+    try await f.install(c, in: r)
+    let hung = Gate()
+    await r.setOnHook { hook in
+      if hook == "traitCollectionDidChange" { await hung.wait() }
+    }
+    _ = f.log.take()
+    let change = Task { try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact)) }
+    await hung.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    try await change.value
+    try await r.waitUntil(.idle)
+    #expect(
+      f.log.take() == [
+        "R.traitCollectionDidChange", "C.traitCollectionDidChange", "C.viewWillDisappear", "C.viewDidDisappear",
+      ])
+    #expect(r.isFaulted && window.rootViewController == nil && r.viewIfLoaded?.window == nil)
+    let n = f.controller("N")
+    try await window.setRootViewController(n)
+    #expect(f.log.take() == ["N.viewDidLoad", "N.viewWillAppear", "N.viewIsAppearing", "N.viewDidAppear"])
+    hung.open()
+    #expect(r.checkInvariants().isEmpty && n.checkInvariants().isEmpty)
+  }
+
+  /// V1 reaches the stop hooks: one past the deadline faults its controller,
+  /// and the teardown goes on to the controllers above it and ends.
+  @Test func aStopHookPastItsDeadlineFaultsItsControllerAndTheTeardownGoesOn_V1_V3() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let window = supervisedWindow(clock)
+    let r = f.controller("R")
+    let p = f.controller("P")
+    let c = f.controller("C")
+    try await window.setRootViewController(r)
+    try await f.install(p, in: r)
+    try await f.install(c, in: p)
+    let hung = Gate()
+    await p.setOnHook { hook in
+      if hook == "viewDidTearDown" { await hung.wait() }
+    }
+    var events = p.events().makeAsyncIterator()
+    _ = await events.next()
+    _ = f.log.take()
+    let teardown = Task { try await window.tearDown() }
+    await hung.waiters(atLeast: 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    try await teardown.value
+    #expect(
+      f.log.take() == [
+        "R.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear", "R.viewDidDisappear",
+        "P.viewDidDisappear", "C.viewDidDisappear", "C.viewDidTearDown", "P.viewDidTearDown", "R.viewDidTearDown",
+      ])
+    var kinds: [LifecycleEvent.Kind] = []
+    while let event = await events.next() { kinds.append(event.kind) }
+    #expect(
+      kinds == [
+        .viewWillDisappear(animated: false), .viewDidDisappear(animated: false), .viewDidTearDown,
+        .hookTimedOut(hook: "viewDidTearDown", deadline: .seconds(1)), .terminated,
+      ])
+    #expect(p.isFaulted && !r.isFaulted && r.isTornDown && p.isTornDown)
+    hung.open()
+  }
+
   @Test func aFaultedSelectedTabIsIsolatedAndItsNeighbourIsSelected_V2() async throws {
     let f = Fixture()
     let clock = ManualClock()

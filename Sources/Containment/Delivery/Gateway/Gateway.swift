@@ -39,16 +39,20 @@ enum Gateway {
   /// stopped waiting for it (supervised only).
   ///
   /// `event`, if given, is emitted on the owner's stream just before the code
-  /// runs (not when it is skipped).
+  /// runs (not when it is skipped). `treeEnvironment`, if given, supervises
+  /// the call when neither the owner nor an ancestor sets an environment:
+  /// the environment of the tree a teardown took it out of.
   nonisolated(nonsending) static func call<R: Sendable>(
     _ call: UserCall,
     in context: TransactionContext?,
     announcing event: LifecycleEvent.Kind? = nil,
+    treeEnvironment: ContainmentEnvironment? = nil,
     ifAbandoned fallback: @escaping @Sendable () -> R,
     _ body: @escaping Code<R>
   ) async -> R {
     if CallSupervision.isActive {
-      return await supervised(call, in: context, announcing: event, ifAbandoned: fallback, body)
+      return await supervised(
+        call, in: context, announcing: event, treeEnvironment: treeEnvironment, ifAbandoned: fallback, body)
     }
     if let event { call.owner.node.emit(event, transaction: context?.id) }
     return await bound(call.role, context, body)
@@ -84,6 +88,7 @@ enum Gateway {
     _ call: UserCall,
     in context: TransactionContext?,
     announcing event: LifecycleEvent.Kind?,
+    treeEnvironment: ContainmentEnvironment?,
     ifAbandoned fallback: @escaping @Sendable () -> R,
     _ body: @escaping Code<R>
   ) async -> R {
@@ -93,7 +98,10 @@ enum Gateway {
     defer { outer?.resume() }
     let node = call.owner.node
     let (faulted, environment, window) = TreeLock.withLock(node) { held in
-      (node[held].supervision.isFaulted, node.resolvedEnvironment(held), node.hostingWindow(held))
+      let position = node.position(held)
+      return (
+        node[held].supervision.isFaulted, position.environment ?? treeEnvironment ?? .default, position.window
+      )
     }
     if faulted {
       node.emit(.hookSkipped(hook: call.name), transaction: context?.id)

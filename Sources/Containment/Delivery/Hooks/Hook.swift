@@ -77,9 +77,27 @@ extension ViewController {
   }
 
   /// Delivers through the gateway, which announces the hook's event.
-  private nonisolated(nonsending) func deliverSupervised(_ hook: Hook, in context: TransactionContext?) async {
+  private nonisolated(nonsending) func deliverSupervised(
+    _ hook: Hook, in context: TransactionContext?, treeEnvironment: ContainmentEnvironment? = nil
+  ) async {
     let call = UserCall(hook.event.name, of: self)
-    await Gateway.call(call, in: context, announcing: hook.event, ifAbandoned: {}) { await self.invoke(hook) }
+    await Gateway.call(call, in: context, announcing: hook.event, treeEnvironment: treeEnvironment, ifAbandoned: {}) {
+      await self.invoke(hook)
+    }
+  }
+
+  /// Delivers ``viewDidTearDown()`` in a teardown of the tree whose
+  /// environment is `treeEnvironment` (V3): the tree has left its window or
+  /// parent by then, and that environment still supervises the stop hook
+  /// (V1) unless the controller or an ancestor sets its own.
+  nonisolated(nonsending) func deliverStopHook(in context: TransactionContext?, treeEnvironment: ContainmentEnvironment)
+    async
+  {
+    if CallSupervision.isActive {
+      if let transaction = context?.id { node.engagement.engage(in: transaction) }
+      return await deliverSupervised(.viewDidTearDown, in: context, treeEnvironment: treeEnvironment)
+    }
+    await deliver(.viewDidTearDown, in: context)
   }
 
   /// Runs the hook with the task bound to `binding` (user code's own

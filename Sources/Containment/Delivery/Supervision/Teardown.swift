@@ -17,7 +17,7 @@ enum Teardown {
     let hooks = Task.detached {
       for controller in controllers {
         if abandoned.withLock({ $0 }) { return }
-        await controller.deliver(.viewDidTearDown, in: context)
+        await controller.deliverStopHook(in: context, treeEnvironment: environment)
       }
     }
     if await !Deadline.finishes(hooks, within: policy.graceful, on: environment) {

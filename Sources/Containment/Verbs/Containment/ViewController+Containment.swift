@@ -348,6 +348,9 @@ extension ViewController {
       // not wait as a cancellable request: the calling task is not this one,
       // or it is a nested request that reports through its handle).
       let stopped = try? await Transaction.perform(on: .controller(above ?? self)) { context -> Bool in
+        // The environment of the tree it is in: it still bounds the stop
+        // hooks once the part has left.
+        let environment = self.node.environment
         if let above {
           if TreeLock.withLock(self.node, { held in self.node[held].presenting === above }) {
             await HookSupervision.leave(self, presenter: above, reason: .tornDown, context: context)
@@ -366,7 +369,6 @@ extension ViewController {
           return stopping
         }
         guard let stopping else { return false }
-        let environment = self.node.environment
         await Teardown.stop(stopping, policy: environment.teardown, environment: environment, context: context)
         return true
       }
