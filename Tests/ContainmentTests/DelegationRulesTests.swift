@@ -126,4 +126,28 @@ struct DelegationRulesTests {
     try await window.setTraitCollection(compact)
     #expect(f.log.take() == [])
   }
+
+  /// A presented controller is shown in its presenter's window: it hears a
+  /// trait change too, after its presenter's children, and what it presents
+  /// after it.
+  @Test func traitChangesReachPresentedControllersAfterTheirPresentersChildren_D3() async throws {
+    let f = Fixture()
+    let r = f.controller("R")
+    let c = f.controller("C")
+    let m = f.controller("M")
+    let s = f.controller("S")
+    let window = try await f.onScreen(r)
+    try await f.install(c, in: r)
+    try await r.present(m, style: .fullScreen, animated: false)
+    try await m.present(s, style: .pageSheet, animated: false)
+    _ = f.log.take()
+    let compact = TraitCollection(horizontalSizeClass: .compact)
+    try await window.setTraitCollection(compact)
+    #expect(
+      f.log.take() == [
+        "R.traitCollectionDidChange", "C.traitCollectionDidChange", "M.traitCollectionDidChange",
+        "S.traitCollectionDidChange",
+      ])
+    #expect(s.traitCollection == compact && m.traitCollection == compact)
+  }
 }

@@ -17,8 +17,9 @@ enum TreeWalk {
     return preorder.reversed()
   }
 
-  /// Under the link lock: `controller` and its descendants, each before its
-  /// children, children in order.
+  /// Under the link lock: `controller` and everything below it, each before
+  /// what is below it: its children in order, then the controller it
+  /// presents (which counts as below its presenter, after its children).
   ///
   /// Iterative: any depth, linear time.
   static func preorder(_ held: LinkSection, from controller: any ViewController) -> [any ViewController] {
@@ -26,6 +27,7 @@ enum TreeWalk {
     var stack: [any ViewController] = [controller]
     while let next = stack.popLast() {
       result.append(next)
+      if let presented = next.node[held].presented { stack.append(presented) }
       stack.append(contentsOf: next.node[held].children.reversed())
     }
     return result

@@ -2,7 +2,8 @@ import ContainmentLocking
 
 extension Window {
   /// Changes the traits and tells every controller of the hosted tree, parent
-  /// first, children in order (D3).
+  /// first, children in order, then what each presents (D3): a presented
+  /// controller is shown in this window too.
   ///
   /// One transaction on the window's queue. Throws
   /// ``ContainmentError/windowTornDown`` after the window's teardown; then
