@@ -219,10 +219,11 @@ struct TeardownTests {
     withExtendedLifetime(window) {}
   }
 
-  /// A container's scope stops one of its children inline (R6): the child
-  /// leaves, then stops, before the scope's next verb; a request queued
-  /// for the child meanwhile is refused once it runs.
-  @Test func aChildTornDownFromItsParentsScopeLeavesAndStopsInline_V3_R6() async throws {
+  /// A container's scope tears one of its children down: the child leaves
+  /// inline (R6), before the scope's next verb; its stop is a request onto a
+  /// controller the scope delivered hooks to, so it runs once the scope
+  /// ends (R2).
+  @Test func aChildTornDownFromItsParentsScopeLeavesInlineAndStopsWhenTheScopeEnds_V3_R2_R6() async throws {
     let f = Fixture()
     let (window, r, p, c) = try await f.tree()
     let d = f.controller("D")
@@ -232,8 +233,8 @@ struct TeardownTests {
     }
     #expect(
       f.log.take() == [
-        "C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)", "C.viewDidTearDown",
-        "D.willMove(P)",
+        "C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)", "D.willMove(P)",
+        "C.viewDidTearDown",
       ])
     #expect(p.children.map(\.node.name) == ["D"] && c.isTornDown)
     await #expect(throws: ContainmentError.tornDown(c.node.id)) { try await p.addChild(c) }

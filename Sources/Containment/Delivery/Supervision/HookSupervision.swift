@@ -61,11 +61,11 @@ enum HookSupervision {
   ) async throws {
     guard TreeLock.withLock(controller.node, { held in controller.node.hasParent(held, parent) }) else { return }
     if let container = parent as? any FaultIsolating {
-      try await container.isolate(controller, reason: reason, context: context)
-    } else {
-      await controller.performWillMove(toParent: nil, in: context, asBody: true)
-      try await parent.removeChild(controller, reason: reason, context: context)
+      return try await container.isolate(controller, reason: reason, context: context)
     }
+    if await parent.removeChildByItsPolicy(controller, reason: reason, context: context) { return }
+    await controller.performWillMove(toParent: nil, in: context, asBody: true)
+    try await parent.removeChild(controller, reason: reason, context: context)
   }
 
   /// Inside a transaction on `presenter`: `controller`'s presentation ends with `reason`.

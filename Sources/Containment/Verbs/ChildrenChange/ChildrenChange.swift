@@ -31,6 +31,10 @@ public struct ChildrenChange: Sendable {
   public var animated: Bool
   /// How long an animated change takes.
   public var duration: Duration
+  /// What the `childRemoved` events of the children that leave say (V4):
+  /// ``RemovalReason/replaced`` unless the container says otherwise (a
+  /// stack of its own says ``RemovalReason/popped``).
+  public var reason: RemovalReason = .replaced
 
   /// Announces the change as a transition between two controllers.
   var transition: Announcement?

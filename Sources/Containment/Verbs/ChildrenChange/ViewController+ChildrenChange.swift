@@ -22,7 +22,7 @@ extension ViewController {
   > {
     try await Transaction.perform(on: .controller(self), adopting: change.children) { context in
       try await self.runChildrenChange(
-        reason: .replaced, context: context, involving: change.children + change.shown.map(\.controller)
+        reason: change.reason, context: context, involving: change.children + change.shown.map(\.controller)
       ) {
         _, _ in change
       }
