@@ -76,6 +76,29 @@ actor HangingNavigationDelegate: NavigationControllerDelegate {
   }
 }
 
+/// The supervised tree's container: a custom container with its own rules
+/// for losing a child (``ChildRemovalPolicy``), so that every isolation from
+/// it goes through them. Its rule keeps everything else as it is: the
+/// remaining children, those whose views are installed still shown.
+actor SupervisedContainer: ViewController, ChildRemovalPolicy {
+  nonisolated let node: ControllerNode
+  /// How many times the runtime asked it to let a child go.
+  nonisolated let asked = Locked(0)
+
+  init(name: String, environment: ContainmentEnvironment) {
+    node = ControllerNode(name: name)
+    node.environment = environment
+  }
+
+  func childrenChange(removing child: any ViewController, reason: RemovalReason) async -> ChildrenChange? {
+    asked.withLock { $0 += 1 }
+    let remaining = node.children.filter { $0 !== child }
+    let view = node.viewIfLoaded
+    let shown = remaining.filter { $0.viewIfLoaded.map { $0.superview === view } ?? false }
+    return ChildrenChange(children: remaining, shown: shown)
+  }
+}
+
 /// What counts of `--fault hung-hook`.
 struct SupervisionTally: Sendable {
   /// Hangs planted with a deadline, faults seen (`hookTimedOut`) and
@@ -114,7 +137,7 @@ final class SupervisedTree: Sendable {
 
   let window: Window
   let root: PlainController
-  let container: PlainController
+  let container: SupervisedContainer
   let environment: ContainmentEnvironment
   /// No deadline, a teardown policy: hangs are ended by teardowns.
   let tearsDownHangs: Bool
@@ -139,7 +162,7 @@ final class SupervisedTree: Sendable {
     tearsDownHangs = deadline == nil && teardown.graceful != nil
     window = Window(environment: environment)
     root = PlainController(name: "Supervised", environment: environment)
-    container = PlainController(name: "SupervisedContainer", environment: environment)
+    container = SupervisedContainer(name: "SupervisedContainer", environment: environment)
   }
 
   func setUp() async throws {
@@ -255,7 +278,19 @@ final class SupervisedTree: Sendable {
   /// deadline timed out and was isolated.
   var workloadFindings: [Finding] {
     let tally = tally.withLock { $0 }
-    guard tally.timedOut != tally.planted || tally.isolated != tally.planted else { return [] }
+    guard tally.timedOut != tally.planted || tally.isolated != tally.planted else {
+      // Every hang is planted in the container or below it: isolations from
+      // it must have gone through its rules.
+      if tally.isolated > 0, container.asked.withLock({ $0 }) == 0 {
+        return [
+          Finding(
+            category: .invariant,
+            message:
+              "supervised tree: \(tally.isolated) controllers isolated, the container's removal policy never asked")
+        ]
+      }
+      return []
+    }
     return [
       Finding(
         category: .invariant,
