@@ -192,6 +192,32 @@ struct TransactionRulesTests {
     #expect(p.checkInvariants().isEmpty)
   }
 
+  /// C7's second half, without a view reader in the appearing path: a
+  /// window that takes a controller whose view another task is loading
+  /// waits for its `viewDidLoad` before any appearance hook.
+  @Test func noAppearanceHookRunsWhileTheControllersOwnViewDidLoadRuns_C7() async throws {
+    let f = Fixture()
+    let x = f.controller("X")
+    let loading = Gate()
+    let log = f.log
+    await x.setOnHook { hook in
+      guard hook == "viewDidLoad" else { return }
+      await loading.wait()
+      log.append("X.viewDidLoad ends")
+    }
+    async let reader = x.view
+    await loading.waiters(atLeast: 1)
+    let window = Window()
+    async let shown = window.setRootViewController(x)
+    await x.node.viewReaders(atLeast: 1)
+    #expect(f.log.take() == ["X.viewDidLoad"])
+    loading.open()
+    _ = await reader
+    _ = try await shown
+    #expect(f.log.take() == ["X.viewDidLoad ends", "X.viewWillAppear", "X.viewIsAppearing", "X.viewDidAppear"])
+    #expect(x.appearanceState == .appeared && x.checkInvariants().isEmpty)
+  }
+
   @Test func requestCancelledWhileQueuedChangesNothing_R3() async throws {
     let f = Fixture()
     let gate = Gate()
