@@ -27,13 +27,24 @@ struct HookDeadlineTests {
     return (window, r, p, c, hung)
   }
 
-  /// Changes the window's traits while P's hook hangs, and lets the deadline pass.
-  private func changeTraitsPastTheDeadline(_ window: Window, clock: ManualClock, hung: Gate) async throws {
-    let change = Task { try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact)) }
+  /// Runs `request` until a hook hangs on `hung`, lets the one-second
+  /// deadline pass, and returns what the request returns.
+  @discardableResult
+  private func pastTheDeadline<Value: Sendable>(
+    clock: ManualClock, hung: Gate, _ request: @escaping @Sendable () async throws -> Value
+  ) async throws -> Value {
+    let running = Task { try await request() }
     await hung.waiters(atLeast: 1)
     await clock.sleepers(atLeast: 1)
     clock.advance(by: .seconds(1))
-    try await change.value
+    return try await running.value
+  }
+
+  /// Changes the window's traits while a hook hangs, and lets the deadline pass.
+  private func changeTraitsPastTheDeadline(_ window: Window, clock: ManualClock, hung: Gate) async throws {
+    try await pastTheDeadline(clock: clock, hung: hung) {
+      try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact))
+    }
   }
 
   @Test func aHookPastItsDeadlineFaultsItsControllerWhichIsIsolatedFromItsParent_V1_V2() async throws {
@@ -259,11 +270,7 @@ struct HookDeadlineTests {
     await b.setOnHook { hook in
       if hook == "viewWillAppear" { await hung.wait() }
     }
-    let push = Task { try await nav.push(b, animated: false) }
-    await hung.waiters(atLeast: 1)
-    await clock.sleepers(atLeast: 1)
-    clock.advance(by: .seconds(1))
-    _ = try await push.value
+    try await pastTheDeadline(clock: clock, hung: hung) { try await nav.push(b, animated: false) }
     try await nav.waitUntil(.idle)
     #expect(
       f.log.take() == [
@@ -292,11 +299,7 @@ struct HookDeadlineTests {
       if hook == "viewWillAppear" { await hung.wait() }
     }
     _ = f.log.take()
-    let present = Task { try await r.present(m, style: .fullScreen, animated: false) }
-    await hung.waiters(atLeast: 1)
-    await clock.sleepers(atLeast: 1)
-    clock.advance(by: .seconds(1))
-    _ = try await present.value
+    try await pastTheDeadline(clock: clock, hung: hung) { try await r.present(m, style: .fullScreen, animated: false) }
     try await r.waitUntil(.idle)
     #expect(
       f.log.take() == [
@@ -324,11 +327,7 @@ struct HookDeadlineTests {
       if hook == "traitCollectionDidChange" { await hung.wait() }
     }
     _ = f.log.take()
-    let change = Task { try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact)) }
-    await hung.waiters(atLeast: 1)
-    await clock.sleepers(atLeast: 1)
-    clock.advance(by: .seconds(1))
-    try await change.value
+    try await changeTraitsPastTheDeadline(window, clock: clock, hung: hung)
     try await r.waitUntil(.idle)
     #expect(
       f.log.take() == [
@@ -361,11 +360,7 @@ struct HookDeadlineTests {
     var events = p.events().makeAsyncIterator()
     _ = await events.next()
     _ = f.log.take()
-    let teardown = Task { try await window.tearDown() }
-    await hung.waiters(atLeast: 1)
-    await clock.sleepers(atLeast: 1)
-    clock.advance(by: .seconds(1))
-    try await teardown.value
+    try await pastTheDeadline(clock: clock, hung: hung) { try await window.tearDown() }
     #expect(
       f.log.take() == [
         "R.viewWillDisappear", "P.viewWillDisappear", "C.viewWillDisappear", "R.viewDidDisappear",
@@ -397,11 +392,7 @@ struct HookDeadlineTests {
     await b.setOnHook { hook in
       if hook == "viewWillAppear" { await hung.wait() }
     }
-    let select = Task { try await tabs.setSelectedIndex(1) }
-    await hung.waiters(atLeast: 1)
-    await clock.sleepers(atLeast: 1)
-    clock.advance(by: .seconds(1))
-    _ = try await select.value
+    try await pastTheDeadline(clock: clock, hung: hung) { try await tabs.setSelectedIndex(1) }
     try await tabs.waitUntil(.idle)
     #expect(
       f.log.take() == [
