@@ -82,10 +82,7 @@ struct ChildRemovalPolicyTests {
     let clock = ManualClock()
     let window = Window(environment: ContainmentEnvironment(clock: clock, hookDeadline: .seconds(1)))
     let (r, k, _, b) = try await tree(f, window)
-    let hung = Gate()
-    await b.setOnHook { hook in
-      if hook == "traitCollectionDidChange" { await hung.wait() }
-    }
+    let hung = await hang(b, in: "traitCollectionDidChange")
     let change = Task { try await window.setTraitCollection(TraitCollection(horizontalSizeClass: .compact)) }
     await hung.waiters(atLeast: 1)
     await clock.sleepers(atLeast: 1)

@@ -20,10 +20,7 @@ struct HookDeadlineTests {
     try await window.setRootViewController(r)
     try await f.install(p, in: r)
     try await f.install(c, in: p)
-    let hung = Gate()
-    await p.setOnHook { hook in
-      if hook == "traitCollectionDidChange" { await hung.wait() }
-    }
+    let hung = await hang(p, in: "traitCollectionDidChange")
     return (window, r, p, c, hung)
   }
 
@@ -266,10 +263,7 @@ struct HookDeadlineTests {
     let a = f.controller("A")
     let b = f.controller("B")
     let nav = try await f.onScreenNavigation([a], in: window)
-    let hung = Gate()
-    await b.setOnHook { hook in
-      if hook == "viewWillAppear" { await hung.wait() }
-    }
+    let hung = await hang(b, in: "viewWillAppear")
     try await pastTheDeadline(clock: clock, hung: hung) { try await nav.push(b, animated: false) }
     try await nav.waitUntil(.idle)
     #expect(
@@ -294,10 +288,7 @@ struct HookDeadlineTests {
     try await window.setRootViewController(r)
     var events = r.events().makeAsyncIterator()
     _ = await events.next()
-    let hung = Gate()
-    await m.setOnHook { hook in
-      if hook == "viewWillAppear" { await hung.wait() }
-    }
+    let hung = await hang(m, in: "viewWillAppear")
     _ = f.log.take()
     try await pastTheDeadline(clock: clock, hung: hung) { try await r.present(m, style: .fullScreen, animated: false) }
     try await r.waitUntil(.idle)
@@ -322,10 +313,7 @@ struct HookDeadlineTests {
     let c = f.controller("C")
     try await window.setRootViewController(r)
     try await f.install(c, in: r)
-    let hung = Gate()
-    await r.setOnHook { hook in
-      if hook == "traitCollectionDidChange" { await hung.wait() }
-    }
+    let hung = await hang(r, in: "traitCollectionDidChange")
     _ = f.log.take()
     try await changeTraitsPastTheDeadline(window, clock: clock, hung: hung)
     try await r.waitUntil(.idle)
@@ -353,10 +341,7 @@ struct HookDeadlineTests {
     try await window.setRootViewController(r)
     try await f.install(p, in: r)
     try await f.install(c, in: p)
-    let hung = Gate()
-    await p.setOnHook { hook in
-      if hook == "viewDidTearDown" { await hung.wait() }
-    }
+    let hung = await hang(p, in: "viewDidTearDown")
     var events = p.events().makeAsyncIterator()
     _ = await events.next()
     _ = f.log.take()
@@ -388,10 +373,7 @@ struct HookDeadlineTests {
     try await window.setRootViewController(tabs)
     try await tabs.setViewControllers([a, b, c], selectedIndex: 0)
     _ = f.log.take()
-    let hung = Gate()
-    await b.setOnHook { hook in
-      if hook == "viewWillAppear" { await hung.wait() }
-    }
+    let hung = await hang(b, in: "viewWillAppear")
     try await pastTheDeadline(clock: clock, hung: hung) { try await tabs.setSelectedIndex(1) }
     try await tabs.waitUntil(.idle)
     #expect(
@@ -416,10 +398,7 @@ struct HookDeadlineTests {
     let p = f.controller("P")
     try await window.setRootViewController(r)
     _ = f.log.take()
-    let hung = Gate()
-    await p.setOnHook { hook in
-      if hook == "viewWillAppear" { await hung.wait() }
-    }
+    let hung = await hang(p, in: "viewWillAppear")
     let waiter = IdleExecutor()
     let appeared = Task(executorPreference: waiter) { try await p.waitUntil(.appeared) }
     await waiter.idle()
@@ -457,10 +436,7 @@ struct HookDeadlineTests {
     try await window.setRootViewController(r)
     try await r.addChild(p)
     _ = f.log.take()
-    let hung = Gate()
-    await p.setOnHook { hook in
-      if hook == "viewDidLoad" { await hung.wait() }
-    }
+    let hung = await hang(p, in: "viewDidLoad")
     let load = Task { await p.view }
     await hung.waiters(atLeast: 1)
     await clock.sleepers(atLeast: 1)

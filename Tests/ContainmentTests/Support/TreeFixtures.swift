@@ -76,3 +76,13 @@ func take(_ count: Int, from iterator: inout LifecycleEvents.AsyncIterator) asyn
 func settleReleases() {
   TreeLock.settleReleases()
 }
+
+/// A gate that `controller`'s `hook` waits for, until it is opened (its
+/// other hooks run as usual).
+func hang(_ controller: RecordingController, in hook: String) async -> Gate {
+  let hung = Gate()
+  await controller.setOnHook { name in
+    if name == hook { await hung.wait() }
+  }
+  return hung
+}
