@@ -7,14 +7,7 @@ enum TreeWalk {
   /// order: leaves first, siblings in reverse `children` order, each
   /// controller after everything below it — the reverse of a preorder walk.
   static func stopOrder(_ held: LinkSection, from root: any ViewController) -> [any ViewController] {
-    var preorder: [any ViewController] = []
-    var stack: [any ViewController] = [root]
-    while let next = stack.popLast() {
-      preorder.append(next)
-      if let presented = next.node[held].presented { stack.append(presented) }
-      stack.append(contentsOf: next.node[held].children.reversed())
-    }
-    return preorder.reversed()
+    preorder(held, from: root).reversed()
   }
 
   /// Under the link lock: `controller` and everything below it, each before
