@@ -14,7 +14,10 @@ extension ViewController {
   /// ``viewDidTearDown()`` on each, children before parents, within the
   /// environment's ``TeardownPolicy``, and ends their event streams with a
   /// final `terminated` event. No hook reaches them after their
-  /// `viewDidTearDown()`.
+  /// `viewDidTearDown()`, but that of a hand-forwarded call
+  /// (``willMove(toParent:)``, ``beginAppearanceTransition(_:animated:)``
+  /// and their pairs) made from outside any transaction while the stop
+  /// begins: such a call is not ordered with it.
   ///
   /// Requests that name them and run after it throw
   /// ``ContainmentError/tornDown(_:)``, including those that were already
