@@ -317,9 +317,8 @@ struct OrphanKind: OperationKind {
 /// Whatever the interleaving, the part must have left the wide container,
 /// every controller of it must be torn down, and no controller may hear a
 /// hook after its `viewDidTearDown` (read from the part's tree stream, to
-/// its end). The change inside may be refused with `tornDown`. The changes
-/// are transactions: a hand-forwarded call racing with the stop is not
-/// ordered with it (a known limitation).
+/// its end). The change inside may be refused with `tornDown`; it includes
+/// hand-forwarded calls (`willMove`, `didMove`), which are no transactions.
 struct TearDownPartKind: OperationKind {
   let name = OperationKindName.tearDownPart
   let weight = 1
@@ -355,12 +354,13 @@ struct TearDownPartKind: OperationKind {
         do {
           switch operation.variant % 3 {
           case 0:
-            // Transactions only: a hand-forwarded `willMove`/`didMove` is
-            // no transaction, and may still deliver its hook while the part
-            // stops (CONCURRENCY.md, "Teardown and running as a service").
+            // A hand-forwarded call is no transaction: its hook checks the
+            // stop on the child's actor.
+            await children[0].willMove(toParent: nil)
             try await children[0].removeFromParent()
           case 1:
             try await part.addChild(late)
+            await late.didMove(toParent: part)
           default:
             try await part.withTransaction { _ in try await part.addChild(late) }
           }

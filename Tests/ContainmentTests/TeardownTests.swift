@@ -275,4 +275,50 @@ struct TeardownTests {
     #expect(f.log.take() == [] && nav.viewControllers.map(\.node.name) == ["A"])
     withExtendedLifetime(window) {}
   }
+
+  /// No hook of a hand-forwarded call reaches a controller after its
+  /// `viewDidTearDown` (V3).
+  ///
+  /// Such a call is no transaction: one that decided its hooks before a stop
+  /// began still runs, but each of its hooks checks the stop on the
+  /// controller's actor. Here P's `end` has decided C's did-hooks and is
+  /// held in P's first hook while C is torn down. Unsupervised, and
+  /// supervised (a hook deadline: each hook runs through the gateway's task).
+  @Test(arguments: [false, true])
+  func aHandForwardedCallThatLostTheRaceWithAStopDeliversNoHookAfterIt_V3(supervised: Bool) async throws {
+    let f = Fixture()
+    let r = f.controller("R")
+    let g = f.controller("G", forwards: false)
+    let p = f.controller("P")
+    let c = f.controller("C")
+    let window = Window(
+      environment: ContainmentEnvironment(clock: ManualClock(), hookDeadline: supervised ? .seconds(1) : nil))
+    try await window.setRootViewController(r)
+    try await f.install(g, in: r)
+    try await f.install(c, in: p)
+    try await f.install(p, in: g)
+    await p.beginAppearanceTransition(true, animated: false)
+    #expect(f.log.take() == ["P.viewWillAppear", "C.viewWillAppear"])
+    var events = c.events().makeAsyncIterator()
+    _ = await events.next()
+    let held = await hang(p, in: "viewIsAppearing")
+    async let ended: Void = p.endAppearanceTransition()
+    await held.waiters(atLeast: 1)
+    await c.tearDown()
+    held.open()
+    await ended
+    #expect(
+      f.log.take() == [
+        "P.viewIsAppearing", "C.willMove(nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(nil)",
+        "C.viewDidTearDown", "P.viewDidAppear",
+      ])
+    #expect(
+      await take(6, from: &events).map(\.kind) == [
+        .willMove(toParent: nil), .viewWillDisappear(animated: false), .viewDidDisappear(animated: false),
+        .didMove(toParent: nil), .viewDidTearDown, .terminated,
+      ])
+    #expect(p.children.isEmpty && c.isTornDown && p.appearanceState == .appeared)
+    #expect(r.checkInvariants().isEmpty)
+    withExtendedLifetime(window) {}
+  }
 }

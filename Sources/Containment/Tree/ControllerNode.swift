@@ -33,6 +33,9 @@ public final class ControllerNode: Sendable, LinkCellOwner {
   let hierarchy: HierarchySlot
   /// The transaction that last delivered it a hook (R2).
   let engagement = Engagement()
+  /// Set when its stop begins (V3): hooks from outside any transaction no
+  /// longer run.
+  let stopMark = StopMark()
 
   typealias Links = ControllerLinks
 

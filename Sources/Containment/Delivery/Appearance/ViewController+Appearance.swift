@@ -27,7 +27,10 @@ extension ViewController {
   /// no parent and is not a window's root (``IgnoredCall/appearingWithoutWindow``):
   /// a controller appears through a window or through its container, and
   /// `appeared` with nothing that could show it would be a state no window
-  /// agrees with.
+  /// agrees with. Outside a transaction it is not ordered with a teardown
+  /// running in another task: a hook of it that would start on its
+  /// controller's actor after that controller's stop began is skipped, with
+  /// no event (V3).
   public nonisolated(nonsending) func beginAppearanceTransition(_ isAppearing: Bool, animated: Bool) async {
     let context = TransactionContext.current?.innermostRunning
     // Read once: each read of the `node` requirement is a call and a retain.
@@ -72,7 +75,9 @@ extension ViewController {
   /// An `end` with nothing begun is ignored and reported as an
   /// `unbalancedAppearanceTransition(.endWithoutBegin)` event (A4). On a
   /// controller whose tree was torn down it is refused, with no hook and no
-  /// change, and reported as `callIgnored(.tornDown)` (§8).
+  /// change, and reported as `callIgnored(.tornDown)` (§8); racing with a
+  /// teardown from another task, its hooks are skipped as
+  /// ``beginAppearanceTransition(_:animated:)``'s are.
   ///
   /// Runs on the caller's executor, like
   /// ``beginAppearanceTransition(_:animated:)``; only the hooks hop.

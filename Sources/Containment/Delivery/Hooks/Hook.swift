@@ -65,25 +65,52 @@ extension ViewController {
     // The transaction may owe this controller more hooks: requests touching
     // it are queued behind the transaction until it ends (R2).
     // The id is read once: each binding of `context` retained and released it.
-    let transaction = context?.id
-    if let transaction { node.engagement.engage(in: transaction) }
+    guard let context else {
+      // Outside any transaction (a hand-forwarded call, a view loaded from
+      // outside): nothing orders it with a teardown, so the hook checks the
+      // stop mark on the controller's actor, where the stop hook runs too.
+      if CallSupervision.isActive { return await deliverSupervised(hook, in: nil) }
+      return await invokeUnlessStopped(hook, node: node)
+    }
+    let transaction = context.id
+    node.engagement.engage(in: transaction)
     if CallSupervision.isActive { return await deliverSupervised(hook, in: context) }
     node.emit(hook.event, transaction: transaction)
-    if let binding = context?.hookBindingNeeded() {
+    if let binding = context.hookBindingNeeded() {
       await deliver(hook, boundTo: binding)
     } else {
       await invoke(hook)
     }
   }
 
-  /// Delivers through the gateway, which announces the hook's event.
+  /// Delivers through the gateway, which announces the hook's event (outside
+  /// a transaction, the hook announces it on the actor, after the stop mark).
   private nonisolated(nonsending) func deliverSupervised(
     _ hook: Hook, in context: TransactionContext?, treeEnvironment: ContainmentEnvironment? = nil
   ) async {
     let call = UserCall(hook.event.name, of: self)
+    guard context != nil else {
+      let node = self.node
+      await Gateway.call(call, in: nil, treeEnvironment: treeEnvironment, ifAbandoned: {}) {
+        await self.invokeUnlessStopped(hook, node: node)
+      }
+      return
+    }
     await Gateway.call(call, in: context, announcing: hook.event, treeEnvironment: treeEnvironment, ifAbandoned: {}) {
       await self.invoke(hook)
     }
+  }
+
+  /// On this controller's actor: announces and runs a hook called from
+  /// outside any transaction, unless the controller's stop has begun (V3).
+  ///
+  /// The stop hook runs on this actor too, after the mark was set: a hook
+  /// either starts before it or is skipped, with no event.
+  @inline(__always)
+  private func invokeUnlessStopped(_ hook: Hook, node: ControllerNode) async {
+    if node.stopMark.isSet { return }
+    node.emit(hook.event, transaction: nil)
+    await invoke(hook)
   }
 
   /// Delivers ``viewDidTearDown()`` in a teardown of the tree whose

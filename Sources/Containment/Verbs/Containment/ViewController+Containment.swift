@@ -237,7 +237,10 @@ extension ViewController {
   /// executor (`nonisolated(nonsending)`): only the hook hops, onto this
   /// controller's actor. On a controller whose tree was torn down it is
   /// refused, with no hook and no change, and reported as a
-  /// `callIgnored(.tornDown)` event (§8).
+  /// `callIgnored(.tornDown)` event (§8). Outside a transaction it is not
+  /// ordered with a teardown running in another task: if the controller's
+  /// stop begins before the hook starts on its actor, the hook is skipped,
+  /// with no event (V3: nothing after `viewDidTearDown()`).
   public nonisolated(nonsending) func willMove(toParent parent: (any ViewController)?) async {
     let context = TransactionContext.current?.innermostRunning
     await performWillMove(toParent: parent, in: context, asBody: context?.isBody == true)

@@ -14,10 +14,10 @@ extension ViewController {
   /// ``viewDidTearDown()`` on each, children before parents, within the
   /// environment's ``TeardownPolicy``, and ends their event streams with a
   /// final `terminated` event. No hook reaches them after their
-  /// `viewDidTearDown()`, but that of a hand-forwarded call
+  /// `viewDidTearDown()`: a hand-forwarded call
   /// (``willMove(toParent:)``, ``beginAppearanceTransition(_:animated:)``
-  /// and their pairs) made from outside any transaction while the stop
-  /// begins: such a call is not ordered with it.
+  /// and their pairs) made from outside any transaction is not waited for,
+  /// but each of its hooks is skipped once the stop has begun.
   ///
   /// Requests that name them and run after it throw
   /// ``ContainmentError/tornDown(_:)``, including those that were already
@@ -84,7 +84,7 @@ extension ViewController {
             return nil
           }
           let stopping = TreeWalk.stopOrder(held, from: self).filter { !$0.node[held].supervision.isTornDown }
-          for controller in stopping { controller.node[held].supervision.isTornDown = true }
+          for controller in stopping { controller.node.markTornDown(held) }
           return stopping
         }
         guard let controllers else { return false }

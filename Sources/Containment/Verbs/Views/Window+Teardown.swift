@@ -53,7 +53,7 @@ extension Window {
       let environment = TreeLock.withLock([self] + stopping.map(\.node)) {
         (held: LinkSection) -> ContainmentEnvironment in
         self[held].isTornDown = true
-        for controller in stopping { controller.node[held].supervision.isTornDown = true }
+        for controller in stopping { controller.node.markTornDown(held) }
         return self[held].environment
       }
       // The stop hooks have their own escalation.
