@@ -619,9 +619,9 @@ struct BroadcasterTests {
     let idle = (0..<1_000).map { _ in broadcaster.subscribe(policy: .keepNewest(3)) { nil } }
     let widest = broadcaster.subscribe(policy: .keepNewest(5)) { nil }
     broadcaster.yieldValues(100)
-    // One log for all: at most twice what the last trim kept (the newest five), plus 64 or an
-    // eighth of the subscribers, not a buffer each.
-    #expect(broadcaster.loggedCount <= 2 * 5 + 1_001 / 8)
+    // One log for all, not a buffer each: the newest five (the widest capacity), dropped from
+    // by every yield without visiting the subscribers.
+    #expect(broadcaster.loggedCount == 5)
 
     var first = idle[0].makeAsyncIterator()
     #expect(await take(4, from: &first) == [.lost(97), .value(97), .value(98), .value(99)])
@@ -635,6 +635,21 @@ struct BroadcasterTests {
     #expect(await drain(&first) == [.final])
     var middle = idle[500].makeAsyncIterator()
     #expect(await drain(&middle) == [.lost(97), .value(97), .value(98), .value(99), .final])
+  }
+
+  @Test func theLogNeverHoldsMoreThanTheWidestCapacityOfItsSubscribers_E4() async {
+    let broadcaster = makeBroadcaster()
+    let narrow = broadcaster.subscribe(policy: .keepNewest(3)) { nil }
+    let middle = broadcaster.subscribe(policy: .keepNewest(8)) { nil }
+    broadcaster.yieldValues(50)
+    #expect(broadcaster.loggedCount == 8)
+    let wide = broadcaster.subscribe(policy: .keepNewest(20)) { nil }
+    broadcaster.yieldValues(30)
+    #expect(broadcaster.loggedCount == 20)
+    broadcaster.finish(final: .final)
+    #expect(await collectAll(narrow) == [.lost(77)] + values(77..<80) + [.final])
+    #expect(await collectAll(middle) == [.lost(72)] + values(72..<80) + [.final])
+    #expect(await collectAll(wide) == [.lost(10)] + values(60..<80) + [.final])
   }
 
   @Test func subscribersWaitingInNextAreEachHandedTheElementAndNothingIsLogged_E4() async {

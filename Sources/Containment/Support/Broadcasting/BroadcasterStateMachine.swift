@@ -17,10 +17,13 @@
 /// more than `capacity` elements behind its cursor are counted in a lost-marker and skipped.
 ///
 /// The log is emptied whenever every subscriber has read it all (then, while everyone waits, an
-/// element goes straight to the waiters and is not logged). Otherwise it is trimmed to what
-/// some subscriber can still read (from the earliest, over the subscribers, of the later of its
-/// cursor and its capacity back from the end) each time it has grown by an eighth of the number
-/// of subscribers (at least 64, and at least its own length) since the last trim: a trim visits
+/// element goes straight to the waiters and is not logged). It never holds more than the widest
+/// capacity of its subscribers: no subscriber reads further back than its capacity from the end,
+/// so each yield drops what lies before that without visiting anyone (subscribers that do not
+/// read cost a yield nothing, however many there are). Below that, it is trimmed to what some
+/// subscriber can still read (from the earliest, over the subscribers, of the later of its cursor
+/// and its capacity back from the end) each time it has grown by an eighth of the number of
+/// subscribers (at least 64, and at least its own length) since the last trim: a trim visits
 /// every subscriber, so it costs at most 8 visits per element whatever their number, and the log
 /// holds at most twice what was needed at the last trim, plus 64 or an eighth of the
 /// subscribers.
@@ -79,6 +82,9 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   private var caughtUp = 0
   /// The log's length at which it is trimmed next.
   private var trimAt = 64
+  /// At least the largest capacity of a live subscriber (exact after a
+  /// trim; a subscriber that left may still count until the next one).
+  private var widestCapacity = 0
   /// `disconnectOnLag` subscribers filed under the log end at which they would be over their
   /// capacity (a subscriber that read meanwhile is filed again, further on).
   private var lagChecks: [Int: [Int]] = [:]
@@ -121,6 +127,7 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     // the final element and removes it.
     subscribers[id] = subscriber
     caughtUp += 1
+    widestCapacity = Swift.max(widestCapacity, policy.capacity)
     if case .disconnectOnLag = policy.strategy { fileLagCheck(id) }
     return id
   }
@@ -277,12 +284,20 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
       trimAt = Swift.max(64, subscribers.count / 8)
       return
     }
-    guard log.count >= trimAt else { return }
     let end = logEnd
+    // Nobody reads further back than the widest capacity: no visit needed.
+    while logStart < end - widestCapacity {
+      log.popFirst()
+      logStart += 1
+    }
+    guard log.count >= trimAt else { return }
     var start = end
+    var widest = 0
     for subscriber in subscribers.values {
       start = Swift.min(start, Swift.max(subscriber.cursor, end - subscriber.policy.capacity))
+      widest = Swift.max(widest, subscriber.policy.capacity)
     }
+    widestCapacity = widest
     while logStart < start {
       log.popFirst()
       logStart += 1
