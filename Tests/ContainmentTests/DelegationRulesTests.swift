@@ -102,6 +102,40 @@ struct DelegationRulesTests {
     withExtendedLifetime(window) {}
   }
 
+  /// D2 through three levels: a tab bar in a navigation stack in a custom
+  /// container; each container passes on only its visible child's size, a
+  /// custom container hears each child by name, and a controller with no
+  /// parent tells nobody.
+  @Test func preferredContentSizeTravelsUpAsFarAsContainersPassItOn_D2() async throws {
+    let f = Fixture()
+    let listener = SizeListeningController("L", log: f.log)
+    let a = f.controller("A")
+    let b = f.controller("B")
+    let d = f.controller("D")
+    let tabs = TabBarController(name: "Tabs")
+    try await tabs.setViewControllers([a, b], selectedIndex: 0)
+    let nav = NavigationController(name: "Nav")
+    try await nav.setViewControllers([tabs], animated: false)
+    let window = Window()
+    try await window.setRootViewController(listener)
+    for child in [nav, d] as [any ViewController] {
+      try await listener.addChild(child)
+      try await listener.view.addSubview(await child.view)
+      await child.didMove(toParent: listener)
+    }
+    _ = f.log.take()
+    let size = Size(width: 320, height: 480)
+    await a.setPreferredContentSize(size)
+    await b.setPreferredContentSize(Size(width: 1, height: 1))
+    await d.setPreferredContentSize(Size(width: 2, height: 2))
+    let loose = f.controller("Loose")
+    await loose.setPreferredContentSize(Size(width: 3, height: 3))
+    #expect(f.log.take() == ["L.preferredContentSizeDidChange(Nav)", "L.preferredContentSizeDidChange(D)"])
+    #expect([tabs.node.preferredContentSize, nav.node.preferredContentSize] == [size, size])
+    #expect(loose.node.preferredContentSize == Size(width: 3, height: 3))
+    withExtendedLifetime(window) {}
+  }
+
   @Test func traitChangesFlowFromTheWindowParentFirst_D3() async throws {
     let f = Fixture()
     let r = f.controller("R")

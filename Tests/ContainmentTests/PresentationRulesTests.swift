@@ -96,6 +96,51 @@ struct PresentationRulesTests {
     withExtendedLifetime(window) {}
   }
 
+  /// P3 across an animated full-screen presentation: the flags hold through
+  /// the animation (read while it runs), belong to the presented controller
+  /// only (the presenter's own hooks of the same change see them false), and
+  /// are false once the change is over.
+  @Test func beingPresentedAndDismissedHoldThroughTheAnimationAndNeverOnThePresenter_P3() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let (window, p, _) = try await presenter(f, clock: clock)
+    let m = f.controller("M")
+    let log = f.log
+    for controller in [p, m] {
+      await controller.setOnHook { hook in
+        log.append("\(hook) presented=\(controller.isBeingPresented) dismissed=\(controller.isBeingDismissed)")
+      }
+    }
+    func flags() -> [Bool] { [m.isBeingPresented, m.isBeingDismissed, p.isBeingPresented, p.isBeingDismissed] }
+    async let presented = p.present(m, style: .fullScreen, animated: true)
+    await clock.sleepers(atLeast: 1)
+    #expect(flags() == [true, false, false, false])
+    clock.advance(by: p.presentationDuration)
+    #expect(try await presented.value == .completed)
+    #expect(flags() == [false, false, false, false])
+    async let dismissed = m.dismiss(animated: true)
+    await clock.sleepers(atLeast: 1)
+    #expect(flags() == [false, true, false, false])
+    clock.advance(by: p.presentationDuration)
+    #expect(try await dismissed.value == .completed)
+    #expect(flags() == [false, false, false, false])
+    #expect(
+      f.log.take() == [
+        "M.viewDidLoad", "viewDidLoad presented=true dismissed=false",
+        "P.viewWillDisappear", "viewWillDisappear presented=false dismissed=false", "C.viewWillDisappear",
+        "M.viewWillAppear", "viewWillAppear presented=true dismissed=false",
+        "M.viewIsAppearing", "viewIsAppearing presented=true dismissed=false",
+        "M.viewDidAppear", "viewDidAppear presented=true dismissed=false",
+        "P.viewDidDisappear", "viewDidDisappear presented=false dismissed=false", "C.viewDidDisappear",
+        "M.viewWillDisappear", "viewWillDisappear presented=false dismissed=true",
+        "P.viewWillAppear", "viewWillAppear presented=false dismissed=false", "C.viewWillAppear",
+        "P.viewIsAppearing", "viewIsAppearing presented=false dismissed=false", "C.viewIsAppearing",
+        "M.viewDidDisappear", "viewDidDisappear presented=false dismissed=true",
+        "P.viewDidAppear", "viewDidAppear presented=false dismissed=false", "C.viewDidAppear",
+      ])
+    withExtendedLifetime(window) {}
+  }
+
   @Test func dismissingFromTheBottomOfAChainGivesHooksOnlyToTheEnds_P4() async throws {
     let f = Fixture()
     let (window, p, _) = try await presenter(f, clock: ManualClock())
