@@ -84,32 +84,46 @@ extension ViewController {
   }
 
   /// Delivers through the gateway, which announces the hook's event (outside
-  /// a transaction, the hook announces it on the actor, after the stop mark).
+  /// a transaction, and for the stop hook, the hook announces it on the
+  /// actor: ``invokeUnlessStopped(_:node:)``).
   private nonisolated(nonsending) func deliverSupervised(
     _ hook: Hook, in context: TransactionContext?, treeEnvironment: ContainmentEnvironment? = nil
   ) async {
     let call = UserCall(hook.event.name, of: self)
-    guard context != nil else {
-      let node = self.node
+    let node = self.node
+    if context == nil {
       await Gateway.call(call, in: nil, treeEnvironment: treeEnvironment, ifAbandoned: {}) {
         await self.invokeUnlessStopped(hook, node: node)
       }
-      return
-    }
-    await Gateway.call(call, in: context, announcing: hook.event, treeEnvironment: treeEnvironment, ifAbandoned: {}) {
-      await self.invoke(hook)
+    } else if case .viewDidTearDown = hook {
+      let transaction = context?.id
+      await Gateway.call(call, in: context, treeEnvironment: treeEnvironment, ifAbandoned: {}) {
+        await self.announceAndInvoke(hook, node: node, transaction: transaction)
+      }
+    } else {
+      await Gateway.call(call, in: context, announcing: hook.event, treeEnvironment: treeEnvironment, ifAbandoned: {}) {
+        await self.invoke(hook)
+      }
     }
   }
 
   /// On this controller's actor: announces and runs a hook called from
   /// outside any transaction, unless the controller's stop has begun (V3).
   ///
-  /// The stop hook runs on this actor too, after the mark was set: a hook
-  /// either starts before it or is skipped, with no event.
+  /// The stop hook is announced and runs on this actor too, after the mark
+  /// was set: such a hook and its event either come before the stop hook's
+  /// or not at all (the actor runs one job at a time, and a hook's check,
+  /// event and start are one job).
   @inline(__always)
   private func invokeUnlessStopped(_ hook: Hook, node: ControllerNode) async {
     if node.stopMark.isSet { return }
-    node.emit(hook.event, transaction: nil)
+    await announceAndInvoke(hook, node: node, transaction: nil)
+  }
+
+  /// On this controller's actor: emits the hook's event, then runs the hook.
+  @inline(__always)
+  private func announceAndInvoke(_ hook: Hook, node: ControllerNode, transaction: TransactionID?) async {
+    node.emit(hook.event, transaction: transaction)
     await invoke(hook)
   }
 
@@ -120,11 +134,21 @@ extension ViewController {
   nonisolated(nonsending) func deliverStopHook(in context: TransactionContext?, treeEnvironment: ContainmentEnvironment)
     async
   {
+    let node = self.node
+    let transaction = context?.id
+    if let transaction { node.engagement.engage(in: transaction) }
     if CallSupervision.isActive {
-      if let transaction = context?.id { node.engagement.engage(in: transaction) }
       return await deliverSupervised(.viewDidTearDown, in: context, treeEnvironment: treeEnvironment)
     }
-    await deliver(.viewDidTearDown, in: context)
+    // Announced on the actor, like a hook from outside any transaction:
+    // such a hook's event never follows this one (``StopMark``).
+    if let binding = context?.hookBindingNeeded() {
+      await TransactionContext.$current.withValue(binding) {
+        await self.announceAndInvoke(.viewDidTearDown, node: node, transaction: transaction)
+      }
+    } else {
+      await announceAndInvoke(.viewDidTearDown, node: node, transaction: transaction)
+    }
   }
 
   /// Runs the hook with the task bound to `binding` (user code's own
