@@ -1,11 +1,9 @@
-// The pure state machine behind `Broadcaster`.
-//
-// Modelled on apple/swift-async-algorithms' `ChannelStateMachine`: a value type mutated only
-// under the owner's lock, whose mutations return actions (which continuations to resume); the
-// owner resumes them, and builds lost/lagged markers, only once the lock is released. Nothing
-// here suspends, resumes a continuation, or takes a lock. The two closures that run inside it
-// (`initial` in `subscribe`, `make` in `yield`) run under the owner's lock by design, for
-// "snapshot, then live events with no gap" and consistent numbering: cheap, never calling back.
+// The pure state machine behind `Broadcaster`, modelled on swift-async-algorithms'
+// `ChannelStateMachine`: mutated only under the owner's lock, its mutations return actions
+// (continuations to resume) that the owner performs, building lost/lagged markers, once the lock
+// is released; nothing here suspends, resumes or locks. `initial` (in `subscribe`) and `make` (in
+// `yield`) run under the lock by design (a snapshot then live events with no gap; consistent
+// numbering): cheap, never calling back.
 
 /// State of a `Broadcaster`: one shared log of the elements some subscriber may still read, a
 /// cursor per subscriber, the subscribers suspended in `next()`, and its termination.
@@ -16,17 +14,13 @@
 /// is not reading costs it nothing. What a subscriber's policy drops is decided when it reads:
 /// more than `capacity` elements behind its cursor are counted in a lost-marker and skipped.
 ///
-/// The log is emptied whenever every subscriber has read it all (then, while everyone waits, an
-/// element goes straight to the waiters and is not logged). It never holds more than the widest
-/// capacity of its subscribers: no subscriber reads further back than its capacity from the end,
-/// so each yield drops what lies before that without visiting anyone (subscribers that do not
-/// read cost a yield nothing, however many there are). Below that, it is trimmed to what some
-/// subscriber can still read (from the earliest, over the subscribers, of the later of its cursor
-/// and its capacity back from the end) each time it has grown by an eighth of the number of
-/// subscribers (at least 64, and at least its own length) since the last trim: a trim visits
-/// every subscriber, so it costs at most 8 visits per element whatever their number, and the log
-/// holds at most twice what was needed at the last trim, plus 64 or an eighth of the
-/// subscribers.
+/// The log is emptied whenever every subscriber has read it all (while everyone waits, an element
+/// goes straight to the waiters). Nobody reads further back than its capacity from the end, so
+/// each yield drops what lies before the widest capacity, visiting no one. Below that, it is
+/// trimmed to what some subscriber can still read (the earliest, over the subscribers, of the
+/// later of its cursor and its capacity back from the end) once it has grown by max(64, its
+/// length, subscribers/8) since the last trim: at most 8 subscriber visits per element, and at
+/// most twice what the last trim kept, plus 64 or subscribers/8.
 ///
 /// A `disconnectOnLag` subscriber is disconnected by the yield that puts it over its capacity:
 /// each such subscriber is filed under the log position at which that happens, and a yield
@@ -56,8 +50,7 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     case finished(final: Final)
   }
 
-  /// The final element, out of line: a stream that never ends keeps one word for it, not an
-  /// element (most controllers' streams have no subscriber).
+  /// The final element, out of line: a stream that never ends keeps one word for it.
   private final class Final: Sendable {
     let element: Element?
     init(_ element: Element?) { self.element = element }
@@ -66,33 +59,25 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   private var phase: Phase = .active
   /// Live subscribers while active; subscribers still draining towards `final` once finished.
   private var subscribers: [Int: Subscriber] = [:]
-  /// The subscribers suspended in `next()`.
-  ///
-  /// A waiting subscriber has read the whole log.
+  /// The subscribers suspended in `next()` (each has read the whole log).
   private var waiters: [Int: Continuation] = [:]
   /// Subscribers disconnected for lagging whose lagged-marker has not been delivered yet, each
   /// with its snapshot if that was not delivered either (it comes first).
   private var lagged: [Int: Element?] = [:]
-  /// The elements some subscriber may still read, oldest first; the first one is at position
-  /// `logStart`.
+  /// The elements some subscriber may still read, oldest first, from position `logStart`.
   private var log = BroadcastBuffer<Element>()
   private var logStart = 0
-  /// Subscribers whose cursor is at the end of the log: when that is all of them, the log is
-  /// emptied.
+  /// Subscribers whose cursor is at the log's end (all of them: the log is emptied).
   private var caughtUp = 0
   /// The log's length at which it is trimmed next.
   private var trimAt = 64
-  /// At least the largest capacity of a live subscriber (exact after a
-  /// trim; a subscriber that left may still count until the next one).
+  /// At least the largest capacity of a live subscriber (exact after a trim).
   private var widestCapacity = 0
-  /// `disconnectOnLag` subscribers filed under the log end at which they would be over their
-  /// capacity (a subscriber that read meanwhile is filed again, further on).
+  /// `disconnectOnLag` subscribers filed under the log end that would put them over capacity.
   private var lagChecks: [Int: [Int]] = [:]
   private var nextSubscriberID = 0
   /// Number of elements yielded so far (markers and initial elements excluded).
   private(set) var yieldedCount = 0
-
-  init() {}
 
   private var logEnd: Int { logStart + log.count }
 
