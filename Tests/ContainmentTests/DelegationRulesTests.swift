@@ -42,6 +42,21 @@ private actor SizeListeningController: ViewController {
 /// §5 D1–D3: delegation down and up the tree, through the built-in containers.
 @Suite(.timeLimit(.minutes(1)))
 struct DelegationRulesTests {
+  /// `listener` as a window's root with `children` installed; empties the log.
+  private func onScreen(_ listener: SizeListeningController, with children: [any ViewController], _ f: Fixture)
+    async throws -> Window
+  {
+    let window = Window()
+    try await window.setRootViewController(listener)
+    for child in children {
+      try await listener.addChild(child)
+      try await listener.view.addSubview(await child.view)
+      await child.didMove(toParent: listener)
+    }
+    _ = f.log.take()
+    return window
+  }
+
   @Test func statusBarAppearanceIsResolvedDownTheTree_D1() async throws {
     let a = StyledController("A", style: .lightContent)
     let b = StyledController("B", style: .darkContent, hidden: true)
@@ -85,12 +100,7 @@ struct DelegationRulesTests {
     let b = f.controller("B")
     let nav = NavigationController(name: "Nav")
     try await nav.setViewControllers([a, b], animated: false)
-    let window = Window()
-    try await window.setRootViewController(listener)
-    try await listener.addChild(nav)
-    try await listener.view.addSubview(await nav.view)
-    await nav.didMove(toParent: listener)
-    _ = f.log.take()
+    let window = try await onScreen(listener, with: [nav], f)
     let size = Size(width: 320, height: 480)
     await b.setPreferredContentSize(size)
     #expect(f.log.take() == ["L.preferredContentSizeDidChange(Nav)"])
@@ -116,14 +126,7 @@ struct DelegationRulesTests {
     try await tabs.setViewControllers([a, b], selectedIndex: 0)
     let nav = NavigationController(name: "Nav")
     try await nav.setViewControllers([tabs], animated: false)
-    let window = Window()
-    try await window.setRootViewController(listener)
-    for child in [nav, d] as [any ViewController] {
-      try await listener.addChild(child)
-      try await listener.view.addSubview(await child.view)
-      await child.didMove(toParent: listener)
-    }
-    _ = f.log.take()
+    let window = try await onScreen(listener, with: [nav, d], f)
     let size = Size(width: 320, height: 480)
     await a.setPreferredContentSize(size)
     await b.setPreferredContentSize(Size(width: 1, height: 1))
