@@ -70,9 +70,9 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
   /// Subscribers whose cursor is at the log's end (all of them: the log is emptied).
   private var caughtUp = 0
   /// The log's length at which it is trimmed next.
-  private var trimAt = 64
-  /// At least the largest capacity of a live subscriber (exact after a trim).
-  private var widestCapacity = 0
+  private var trimAt: UInt32 = 64
+  /// At least the largest capacity of a live subscriber (exact after a trim); 32 bits, one word.
+  private var widestCapacity: UInt32 = 0
   /// `disconnectOnLag` subscribers filed under the log end that would put them over capacity.
   private var lagChecks: [Int: [Int]] = [:]
   private var nextSubscriberID = 0
@@ -112,7 +112,7 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     // the final element and removes it.
     subscribers[id] = subscriber
     caughtUp += 1
-    widestCapacity = Swift.max(widestCapacity, policy.capacity)
+    widestCapacity = Swift.max(widestCapacity, UInt32(clamping: policy.capacity))
     if case .disconnectOnLag = policy.strategy { fileLagCheck(id) }
     return id
   }
@@ -266,28 +266,28 @@ struct BroadcasterStateMachine<Element: Broadcastable>: Sendable {
     if caughtUp == subscribers.count {
       logStart = logEnd
       log.removeAll()
-      trimAt = Swift.max(64, subscribers.count / 8)
+      trimAt = UInt32(clamping: Swift.max(64, subscribers.count / 8))
       return
     }
     let end = logEnd
     // Nobody reads further back than the widest capacity: no visit needed.
-    while logStart < end - widestCapacity {
+    while logStart < end - Int(widestCapacity) {
       log.popFirst()
       logStart += 1
     }
-    guard log.count >= trimAt else { return }
+    guard log.count >= Int(trimAt) else { return }
     var start = end
     var widest = 0
     for subscriber in subscribers.values {
       start = Swift.min(start, Swift.max(subscriber.cursor, end - subscriber.policy.capacity))
       widest = Swift.max(widest, subscriber.policy.capacity)
     }
-    widestCapacity = widest
+    widestCapacity = UInt32(clamping: widest)
     while logStart < start {
       log.popFirst()
       logStart += 1
     }
-    trimAt = log.count + Swift.max(64, log.count, subscribers.count / 8)
+    trimAt = UInt32(clamping: log.count + Swift.max(64, log.count, subscribers.count / 8))
   }
 
   /// Removes a subscriber's entry and what it counted in.
