@@ -7,6 +7,19 @@ import Testing
 /// §6: serialization and reentrancy.
 @Suite(.timeLimit(.minutes(1)))
 struct TransactionRulesTests {
+  /// Holds `controller`'s `viewDidLoad` until the returned gate opens, then
+  /// logs "<name>.viewDidLoad ends".
+  private func holdViewDidLoad(of controller: RecordingController, logging log: HookLog) async -> Gate {
+    let loading = Gate()
+    let name = controller.node.name
+    await controller.setOnHook { hook in
+      guard hook == "viewDidLoad" else { return }
+      await loading.wait()
+      log.append("\(name).viewDidLoad ends")
+    }
+    return loading
+  }
+
   /// A controller whose `willMove` hook blocks on a gate: holds its parent's
   /// transaction open across an `await`.
   private func blocker(_ f: Fixture, _ name: String, gate: Gate) async -> RecordingController {
@@ -163,13 +176,8 @@ struct TransactionRulesTests {
     let c = f.controller("C")
     let window = try await f.onScreen(p)
     try await p.addChild(c)
-    let loading = Gate()
     let log = f.log
-    await c.setOnHook { hook in
-      guard hook == "viewDidLoad" else { return }
-      await loading.wait()
-      log.append("C.viewDidLoad ends")
-    }
+    let loading = await holdViewDidLoad(of: c, logging: log)
     async let firstReader = c.view
     await loading.waiters(atLeast: 1)
     async let installer: Void = {
@@ -198,13 +206,7 @@ struct TransactionRulesTests {
   @Test func noAppearanceHookRunsWhileTheControllersOwnViewDidLoadRuns_C7() async throws {
     let f = Fixture()
     let x = f.controller("X")
-    let loading = Gate()
-    let log = f.log
-    await x.setOnHook { hook in
-      guard hook == "viewDidLoad" else { return }
-      await loading.wait()
-      log.append("X.viewDidLoad ends")
-    }
+    let loading = await holdViewDidLoad(of: x, logging: f.log)
     async let reader = x.view
     await loading.waiters(atLeast: 1)
     let window = Window()
