@@ -451,4 +451,10 @@ struct HookDeadlineTests {
     hung.open()
     #expect(r.checkInvariants().isEmpty)
   }
+
+  @Test func policiesAndConditionsDescribeThemselvesByName() {
+    let policies: [FaultPolicy] = [.isolate, .tearDownTree, .reportOnly]
+    #expect(policies.map(\.description) == ["isolate", "tearDownTree", "reportOnly"])
+    #expect([TreeCondition.idle, .tornDown, .faulted].map(\.description) == ["idle", "tornDown", "faulted"])
+  }
 }

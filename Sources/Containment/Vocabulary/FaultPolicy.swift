@@ -30,11 +30,5 @@ public struct FaultPolicy: Sendable, Hashable, CustomStringConvertible {
   public static let reportOnly = FaultPolicy(kind: .reportOnly)
 
   /// The policy's name ("isolate", ...).
-  public var description: String {
-    switch kind {
-    case .isolate: "isolate"
-    case .tearDownTree: "tearDownTree"
-    case .reportOnly: "reportOnly"
-    }
-  }
+  public var description: String { "\(kind)" }
 }

@@ -19,11 +19,5 @@ public struct TreeCondition: Sendable, Hashable, CustomStringConvertible {
   public static let faulted = TreeCondition(kind: .faulted)
 
   /// The condition's name ("idle", ...).
-  public var description: String {
-    switch kind {
-    case .idle: "idle"
-    case .tornDown: "tornDown"
-    case .faulted: "faulted"
-    }
-  }
+  public var description: String { "\(kind)" }
 }
