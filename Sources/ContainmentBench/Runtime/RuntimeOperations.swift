@@ -71,6 +71,10 @@ enum RuntimeOperations {
         note: "5 hooks", transition))
     figures.append(
       try await sampler.perOperation(
+        "runtime.transaction-empty", group: .runtime, "withTransaction with an empty body, on screen",
+        operations: pairs, note: "0 hooks; the fixed cost of one transaction", emptyTransactions))
+    figures.append(
+      try await sampler.perOperation(
         "runtime.batch10", group: .runtime, "coalesced batch of 10 children (commit; appear, then disappear)",
         operations: options.iterations(5_000), note: "per commit; 30 or 20 hooks", coalescedBatch))
     return figures
@@ -113,6 +117,19 @@ enum RuntimeOperations {
     }
     try stage.check(children: siblings)
     try await expectHooks(children, HookCounts.pairFirstLoad * count, "add+remove")
+    return elapsed
+  }
+
+  /// `count` transaction scopes with an empty body on an on-screen
+  /// container: queue, exclusion, the body's call through the gateway.
+  static func emptyTransactions(_ count: Int) async throws -> Duration {
+    let stage = try await OnScreenContainer.make()
+    var ran = 0
+    let elapsed = try await Stopwatch.time {
+      for _ in 0..<count { ran += try await stage.container.withTransaction { _ in 1 }.value }
+    }
+    guard ran == count else { throw BenchCheckFailure("\(ran) of \(count) scopes ran their body") }
+    try stage.check(children: 0)
     return elapsed
   }
 
