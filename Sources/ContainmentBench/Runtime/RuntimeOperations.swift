@@ -72,7 +72,7 @@ enum RuntimeOperations {
     figures.append(
       try await sampler.perOperation(
         "runtime.transaction-empty", group: .runtime, "withTransaction with an empty body, on screen",
-        operations: pairs, note: "0 hooks; the fixed cost of one transaction", emptyTransactions))
+        operations: pairs, note: "0 hooks; a scope's fixed cost", emptyTransactions))
     figures.append(
       try await sampler.perOperation(
         "runtime.batch10", group: .runtime, "coalesced batch of 10 children (commit; appear, then disappear)",
