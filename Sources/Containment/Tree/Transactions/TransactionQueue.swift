@@ -55,11 +55,20 @@ final class TransactionQueue: Sendable {
   /// On return the caller holds it and must call `release()`. Throws
   /// `CancellationError` if the task is cancelled before its turn; then nothing
   /// was taken.
+  ///
+  /// Inlined: uncontended, it takes the free queue from the caller's frame,
+  /// with no frame of its own.
+  @inline(__always)
   nonisolated(nonsending) func acquire() async throws {
     // Uncontended: take the free queue without suspending (a free queue has
     // nothing pending, so this keeps FIFO order).
     try Task.checkCancellation()
     if tryAcquire() { return }
+    try await acquireWaiting()
+  }
+
+  /// ``acquire()`` once the queue was found held: waits for its turn.
+  private nonisolated(nonsending) func acquireWaiting() async throws {
     let id = state.withLock { $0.machine.makeWaiterID() }
     try await withTaskCancellationHandler {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
@@ -98,7 +107,26 @@ final class TransactionQueue: Sendable {
   /// queued ahead of the next waiting task, then hands the queue to that task
   /// and yields once, so that the task can run on this thread (or leaves it
   /// free).
+  ///
+  /// Inlined: with nothing queued, it frees the queue from the caller's
+  /// frame, with no frame of its own.
+  @inline(__always)
   nonisolated(nonsending) func release() async {
+    let idle = state.withLock { state -> Bool in
+      guard state.machine.releaseIfIdle() else { return false }
+      state.current = nil
+      return true
+    }
+    if idle {
+      IdleWaiters.queueBecameFree(inDomain: owner.linkDomain)
+    } else {
+      await releaseToNext()
+    }
+  }
+
+  /// ``release()`` with a job or a task waiting: runs the jobs ahead of the
+  /// next task, then hands the queue to it.
+  private nonisolated(nonsending) func releaseToNext() async {
     while true {
       let action = state.withLock { state -> Machine.ReleaseAction in
         state.current = nil

@@ -98,14 +98,19 @@ struct TransactionQueueStateMachine<Continuation, Job> {
     case idle
   }
 
-  mutating func release() -> ReleaseAction {
+  /// Frees the queue if nothing is pending (as ``release()`` returning
+  /// `.idle` does) and returns true; otherwise changes nothing.
+  mutating func releaseIfIdle() -> Bool {
     precondition(isHeld, "release without holding the queue")
-    guard head < pending.count else {
-      isHeld = false
-      pending.removeAll(keepingCapacity: true)
-      head = 0
-      return .idle
-    }
+    guard head >= pending.count else { return false }
+    isHeld = false
+    pending.removeAll(keepingCapacity: true)
+    head = 0
+    return true
+  }
+
+  mutating func release() -> ReleaseAction {
+    if releaseIfIdle() { return .idle }
     let entry = pending[head]
     head += 1
     if head > 32 && head * 2 > pending.count {
