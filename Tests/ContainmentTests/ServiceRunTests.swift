@@ -220,6 +220,86 @@ struct ServiceRunTests {
       ])
   }
 
+  /// A tree G > P in which P adds A and A's `willMove` asks G to add B.
+  ///
+  /// That request is deferred until P's transaction ends (R2). A's `willMove`
+  /// then waits for `hookGate`, and B's for `deferredGate` once the deferred
+  /// request runs. Returns the task adding A.
+  private func deferringTree(
+    _ f: Fixture, hookGate: Gate, deferredGate: Gate
+  ) async throws -> (g: RecordingController, a: RecordingController, adding: Task<Void, any Error>) {
+    let g = f.controller("G")
+    let p = f.controller("P")
+    let a = f.controller("A")
+    let b = f.controller("B")
+    try await g.addChild(p)
+    _ = f.log.take()
+    let log = f.log
+    await a.setOnHook { hook in
+      guard hook == "willMove" else { return }
+      do {
+        let handle = try await g.addChild(b)
+        log.append("deferred complete=\(handle.isComplete)")
+      } catch {
+        log.append("request failed: \(error)")
+      }
+      await hookGate.wait()
+    }
+    await b.setOnHook { hook in if hook == "willMove" { await deferredGate.wait() } }
+    let adding = Task { _ = try await p.addChild(a) }
+    return (g, a, adding)
+  }
+
+  @Test func idleWaitsForARequestDeferredOntoAnAncestorUntilItRuns_readiness_R2() async throws {
+    let f = Fixture()
+    let hookGate = Gate()
+    let deferredGate = Gate()
+    let (g, a, adding) = try await deferringTree(f, hookGate: hookGate, deferredGate: deferredGate)
+    await hookGate.waiters(atLeast: 1)
+    let requests = IdleExecutor()
+    let log = f.log
+    let idle = Task(executorPreference: requests) {
+      try await a.waitUntil(.idle)
+      log.append("idle")
+    }
+    await requests.idle()
+    #expect(TreeLock.withLock(a.node) { held in a.node[held].idleWaiters } == 1)
+    // P's transaction ends and frees its queue; the request it deferred onto
+    // G is dispatched after that, so in between A's tree is still not idle.
+    hookGate.open()
+    await deferredGate.waiters(atLeast: 1)
+    #expect(TreeLock.withLock(a.node) { held in a.node[held].idleWaiters } == 1)
+    deferredGate.open()
+    try await adding.value
+    try await idle.value
+    #expect(f.log.take() == ["A.willMove(P)", "deferred complete=false", "B.willMove(G)", "idle"])
+    #expect(TreeLock.withLock(a.node) { held in a.node[held].idleWaiters } == 0)
+    #expect(names(g.children) == ["P", "B"])
+    #expect(g.checkInvariants().isEmpty)
+  }
+
+  @Test func aDeferredRequestInOneTreeDoesNotHoldBackIdleWaitersOfAnother_readiness_R5() async throws {
+    let f = Fixture()
+    let hookGate = Gate()
+    let deferredGate = Gate()
+    let (g, _, adding) = try await deferringTree(f, hookGate: hookGate, deferredGate: deferredGate)
+    await hookGate.waiters(atLeast: 1)
+    let z = f.controller("Z")
+    let y = f.controller("Y")
+    try await z.addChild(y)
+    hookGate.open()
+    // G's deferred request runs, held in B's hook: the other tree is idle.
+    await deferredGate.waiters(atLeast: 1)
+    try await y.waitUntil(.idle)
+    f.log.append("Y idle")
+    deferredGate.open()
+    try await adding.value
+    #expect(
+      f.log.take() == ["A.willMove(P)", "deferred complete=false", "Y.willMove(Z)", "B.willMove(G)", "Y idle"])
+    #expect(names(g.children) == ["P", "B"])
+    #expect(g.checkInvariants().isEmpty && z.checkInvariants().isEmpty)
+  }
+
   @Test func readinessWaitsEndWhenTheirTaskIsCancelled_readiness() async throws {
     let f = Fixture()
     let window = Window()

@@ -1,7 +1,8 @@
 extension ViewController {
   /// Waits until this controller's tree is in `condition` (returns at once if
-  /// it is): ``TreeCondition/idle`` — no transaction running or queued that
-  /// can touch its subtree — ``TreeCondition/tornDown`` — its teardown
+  /// it is): ``TreeCondition/idle`` — no transaction running, queued or
+  /// deferred that can touch its subtree (other trees' never delay it) —
+  /// ``TreeCondition/tornDown`` — its teardown
   /// ended its streams (V3) — or ``TreeCondition/faulted`` — a hook of this
   /// controller missed its deadline (V1; throws
   /// ``ContainmentError/tornDown(_:)`` if its streams end first).

@@ -111,7 +111,7 @@ enum Transaction {
         return governor.isMidChange(held) ? chain.first : nil
       }
     if let below {
-      below.deferUntilEnd {
+      below.deferUntilEnd(onto: governor) {
         let chain = TransactionContext.current?.runningChain() ?? []
         await dispatch(body, on: governor, adopting: adopting, handle: handle, chain: chain)
       }
@@ -174,17 +174,18 @@ enum Transaction {
     } else if let nested = HierarchyExclusion.tryEnterNested(governor, adopting: adopting, chain: chain) {
       admission = nested
     } else {
-      // It would overlap a transaction outside its chain: give the queue back
-      // and dispatch it again when the chain's innermost transaction ends.
-      queue.setCurrent(nil)
-      if releasing { await queue.release() }
+      // It would overlap a transaction outside its chain: dispatch it again
+      // when the chain's innermost transaction ends, and give the queue back
+      // (deferred first, so that its tree never looks idle in between).
       // Only a request made inside a transaction (which has a handle) has a chain.
       guard let handle else { preconditionFailure("a nested request without a handle") }
-      chain[0].deferUntilEnd {
+      chain[0].deferUntilEnd(onto: governor) {
         await dispatch(
           body, on: governor, adopting: adopting, handle: handle,
           chain: TransactionContext.current?.runningChain() ?? [])
       }
+      queue.setCurrent(nil)
+      if releasing { await queue.release() }
       return nil
     }
     let context = TransactionContext(id: id, governor: governor, outer: outer)
@@ -202,16 +203,10 @@ enum Transaction {
     handle?.complete(result)
     // Releasing the queue also clears its current transaction.
     if !releasing || !deferred.isEmpty { queue.setCurrent(nil) }
-    if deferred.isEmpty {
-      if releasing { await queue.release() }
-      return result
-    }
-    // Counted from before the release: a tree must not look idle while a
-    // request it deferred is about to take a queue.
-    IdleWaiters.beginDispatchingDeferred()
     if releasing { await queue.release() }
+    // Each counted by its target since it was deferred (a tree does not look
+    // idle while a request it deferred is about to take a queue).
     for dispatch in deferred { await dispatch() }
-    IdleWaiters.endDispatchingDeferred()
     return result
   }
 }

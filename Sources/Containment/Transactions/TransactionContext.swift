@@ -1,3 +1,4 @@
+import ContainmentLocking
 import Synchronization
 
 /// The transaction a task is running, found through a task-local.
@@ -109,10 +110,24 @@ final class TransactionContext: Sendable {
     return chain
   }
 
-  /// Queues a request to be dispatched once this transaction has released its
-  /// queue (a nested request to an ancestor's container, R2).
-  func deferUntilEnd(_ dispatch: @escaping @Sendable () async -> Void) {
-    enteringHook().deferred.push(dispatch)
+  /// Queues a request onto `target` to be dispatched once this transaction
+  /// has released its queue (a nested request to an ancestor's container,
+  /// R2).
+  ///
+  /// From now until it has been dispatched (run, or queued on `target`'s
+  /// queue), `target` counts it (``Governor/countDeferred(_:_:)``): a tree
+  /// that `target`'s queue can touch is not idle meanwhile, and its idle
+  /// waiters are checked again once it has been.
+  func deferUntilEnd(onto target: Governor, _ dispatch: @escaping @Sendable () async -> Void) {
+    TreeLock.withLock(target.member) { held in target.countDeferred(held, 1) }
+    enteringHook().deferred.push {
+      await dispatch()
+      let domain = TreeLock.withLock(target.member) { held in
+        target.countDeferred(held, -1)
+        return target.member.linkDomain
+      }
+      IdleWaiters.deferredRequestDispatched(inDomain: domain)
+    }
   }
 
   func takeDeferred() -> [@Sendable () async -> Void] {

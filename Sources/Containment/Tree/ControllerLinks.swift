@@ -49,7 +49,12 @@ struct ControllerLinks {
   var viewReaderObservers = CountObservers()
   /// Tasks waiting for this controller's tree to be idle (counted in its
   /// domain too, see `IdleWaiters`).
-  var idleWaiters = 0
+  var idleWaiters: Int32 = 0
+  /// Requests deferred onto this controller's queue, not dispatched yet.
+  ///
+  /// Until they are, its tree is not idle (``Governor/countDeferred(_:_:)``).
+  /// `Int32`, like ``idleWaiters``, so that the pair takes 8 bytes.
+  var deferredRequests: Int32 = 0
 
   /// Set while a move between containers has removed this controller from
   /// its old parent and not yet added it to the new one (its token, never 0).

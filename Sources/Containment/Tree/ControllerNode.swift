@@ -329,7 +329,7 @@ extension ControllerNode: LinkedObject {
   /// Records a move to another link domain (``LinkedObject``); locking-layer SPI.
   @_spi(Locking) public func move(_ held: LinkSection, from old: Int, to domain: Int) {
     let waiters = self[held].idleWaiters
-    if waiters > 0 { IdleWaiters.moved(held, waiters, from: old, into: domain) }
+    if waiters > 0 { IdleWaiters.moved(held, Int(waiters), from: old, into: domain) }
     hierarchy.countBeforeMoving(held)
     links.domain.store(domain, ordering: .relaxed)
     hierarchy.domain.store(domain, ordering: .relaxed)

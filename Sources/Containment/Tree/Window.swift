@@ -37,6 +37,9 @@ public final class Window: Sendable, LinkCellOwner {
     var traits: TraitCollection
     var rootViewController: (any ViewController)?
     var isTornDown = false
+    /// Requests deferred onto this window's queue that are not dispatched
+    /// yet (``Governor/countDeferred(_:_:)``).
+    var deferredRequests: Int32 = 0
   }
 
   /// The guarded state's cell; its domain is the window's (``linkDomain``).

@@ -7,10 +7,11 @@ public struct TreeCondition: Sendable, Hashable, CustomStringConvertible {
 
   /// No transaction is running or queued that can touch the controller's
   /// subtree: none on the controller, its descendants or the controllers it
-  /// presents, on its ancestors, or on its window, and no deferred request
-  /// is being dispatched.
+  /// presents, on its ancestors, or on its window, and none deferred onto
+  /// one of them (a request from a hook, R2) that is not dispatched yet.
   ///
-  /// What a readiness probe and a test want.
+  /// Transactions of other trees never delay it. What a readiness probe and
+  /// a test want.
   public static let idle = TreeCondition(kind: .idle)
   /// The controller was torn down and its streams ended (V3).
   public static let tornDown = TreeCondition(kind: .tornDown)

@@ -11,7 +11,10 @@ enum HookSupervision {
   static func faulted(_ controller: any ViewController, policy: FaultPolicy, context: TransactionContext?) async {
     guard policy != .reportOnly else { return }
     if let context {
-      context.deferUntilEnd { await apply(policy, to: controller) }
+      // Every governor the policy may act on (a parent, a presenter, the
+      // window or the root) is in the tree below its top.
+      let top = TreeLock.withLock(controller.node) { held in Governor.top(held, of: controller) }
+      context.deferUntilEnd(onto: top) { await apply(policy, to: controller) }
     } else {
       await apply(policy, to: controller)
     }
@@ -90,13 +93,10 @@ enum HookSupervision {
   }
 
   private static func tearDownTree(of controller: any ViewController) async {
-    let (root, window) = TreeLock.withLock(controller.node) { (held: LinkSection) -> (any ViewController, Window?) in
-      var root = controller
-      while let above = root.node[held].parent ?? root.node[held].presenting { root = above }
-      let window = root.node[held].window.flatMap { $0[held].rootViewController === root ? $0 : nil }
-      return (root, window)
+    switch TreeLock.withLock(controller.node, { held in Governor.top(held, of: controller) }) {
+    case .window(let window): await window.tearDownInOrder()
+    case .controller(let root): await root.tearDown()
     }
-    if let window { await window.tearDownInOrder() } else { await root.tearDown() }
   }
 }
 

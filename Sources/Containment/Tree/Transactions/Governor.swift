@@ -59,3 +59,35 @@ enum Governor: Sendable {
     return false
   }
 }
+
+extension Governor {
+  /// Under the link lock: the governor at the top of `controller`'s tree —
+  /// the window it is the root of, else its root controller (following
+  /// parents, then presenters).
+  static func top(_ held: LinkSection, of controller: any ViewController) -> Governor {
+    var root = controller
+    while let above = root.node[held].parent ?? root.node[held].presenting { root = above }
+    if let window = root.node[held].window, window[held].rootViewController === root { return .window(window) }
+    return .controller(root)
+  }
+
+  /// Under the link lock: counts (`delta` 1) or uncounts (-1) a request
+  /// deferred onto this governor's queue (``Transaction``, rule 4), from
+  /// the moment it is deferred until it has been dispatched: until then,
+  /// its tree is not idle (``IdleWaiters``).
+  func countDeferred(_ held: LinkSection, _ delta: Int32) {
+    switch self {
+    case .controller(let controller): controller.node[held].deferredRequests += delta
+    case .window(let window): window[held].deferredRequests += delta
+    }
+  }
+
+  /// Under the link lock: whether a request deferred onto this governor's
+  /// queue is still to be dispatched.
+  func hasDeferredRequests(_ held: LinkSection) -> Bool {
+    switch self {
+    case .controller(let controller): controller.node[held].deferredRequests > 0
+    case .window(let window): window[held].deferredRequests > 0
+    }
+  }
+}

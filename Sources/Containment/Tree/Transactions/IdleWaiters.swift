@@ -4,8 +4,8 @@ import Synchronization
 /// Tasks waiting for a controller's tree to be idle (``TreeCondition/idle``).
 ///
 /// No polling: a waiter is checked when it registers and again each time a
-/// queue of its tree becomes free or a transaction's deferred requests have
-/// been dispatched — the only moments a tree can become idle.
+/// queue of its tree becomes free or a request deferred onto one of its
+/// queues has been dispatched — the only moments a tree can become idle.
 ///
 /// Each link domain counts the waiters whose controllers it guards (the
 /// count moves with them when a tree joins another domain, see
@@ -14,11 +14,15 @@ import Synchronization
 /// and the registry's lock is not taken. So the registry, one for the
 /// process, is shared only by trees that have waiters.
 ///
-/// No wake-up is lost: a waiter counts itself (in its domain and in the
-/// total) *before* it checks its tree, and whoever frees a queue or ends a
-/// dispatch does so *before* it reads the count (both sequentially
-/// consistent): either the waiter sees the tree idle, or the other side
-/// sees the waiter.
+/// No wake-up is lost: a waiter counts itself in its domain *before* it
+/// checks its tree, and whoever frees a queue or ends a dispatch does so
+/// *before* it reads the count (both sequentially consistent): either the
+/// waiter sees the tree idle, or the other side sees the waiter.
+///
+/// Nothing here is shared by trees that have no waiters, and a tree's
+/// waiters are woken by its own queues only: a request deferred onto a
+/// governor is counted by that governor (``Governor/countDeferred(_:_:)``),
+/// not by the process.
 ///
 /// Lock order: this registry's lock, then a link domain's lock (one waiter's
 /// tree at a time), then a queue's lock.
@@ -34,14 +38,8 @@ enum IdleWaiters {
   }
 
   private static let state = Locked(State())
-  /// Waiters parked or registering, in all trees.
-  private static let waiting = Atomic<Int>(0)
   /// Waiters per link domain (see ``counted(_:_:_:)``).
   private static let waitingIn = DomainCounters(count: TreeLock.domains.count)
-  /// Transactions dispatching the requests they deferred (after releasing
-  /// their queue): until they are done, a deferred request may be about to
-  /// take a queue.
-  private static let dispatchingDeferred = Atomic<Int>(0)
 
   /// Suspends until `controller`'s tree is idle (at once if it is).
   ///
@@ -52,20 +50,14 @@ enum IdleWaiters {
       try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
         let outcome = state.withLock { state -> Result<Void, any Error>? in
           guard state.waiters.arrive(id) else { return .failure(CancellationError()) }
-          // Counted before the checks, like in its domain (see the type's notes).
-          waiting.add(1, ordering: .sequentiallyConsistent)
           let idle = TreeLock.withLock(controller.node) { (held: LinkSection) -> Bool in
+            // Counted before the check (see the type's notes).
             counted(held, controller, 1)
-            guard dispatchingDeferred.load(ordering: .sequentiallyConsistent) == 0, isIdle(held, controller) else {
-              return false
-            }
+            guard isIdle(held, controller) else { return false }
             counted(held, controller, -1)
             return true
           }
-          if idle {
-            waiting.subtract(1, ordering: .relaxed)
-            return .success(())
-          }
+          if idle { return .success(()) }
           state.waiters.park(id, Waiter(controller: controller, continuation: continuation))
           return nil
         }
@@ -75,7 +67,6 @@ enum IdleWaiters {
       let waiter = state.withLock { state -> Waiter? in
         guard let waiter = state.waiters.cancel(id) else { return nil }
         TreeLock.withLock(waiter.controller.node) { held in counted(held, waiter.controller, -1) }
-        waiting.subtract(1, ordering: .relaxed)
         return waiter
       }
       waiter?.continuation.resume(throwing: CancellationError())
@@ -101,16 +92,12 @@ enum IdleWaiters {
     wakeIdle(inDomain: domain)
   }
 
-  /// A transaction starts dispatching the requests it deferred.
-  static func beginDispatchingDeferred() {
-    dispatchingDeferred.add(1, ordering: .sequentiallyConsistent)
-  }
-
-  /// It is done with them.
-  static func endDispatchingDeferred() {
-    dispatchingDeferred.subtract(1, ordering: .sequentiallyConsistent)
-    guard waiting.load(ordering: .sequentiallyConsistent) > 0 else { return }
-    wakeIdle(inDomain: nil)
+  /// A request deferred onto a governor in link domain `domain` has been
+  /// dispatched (it ran, or waits in that governor's queue) and is no longer
+  /// counted there: wakes the waiters of its tree that are idle now.
+  static func deferredRequestDispatched(inDomain domain: Int) {
+    guard waitingIn.load(domain) > 0 else { return }
+    wakeIdle(inDomain: domain)
   }
 
   /// With the lock of `domain` and the lock of `into` held, moving objects
@@ -122,42 +109,45 @@ enum IdleWaiters {
 
   /// Under the lock of `controller`'s domain: counts (`delta` 1) or uncounts
   /// (-1) a waiter for it, on the controller and in its domain.
-  private static func counted(_ held: LinkSection, _ controller: any ViewController, _ delta: Int) {
+  private static func counted(_ held: LinkSection, _ controller: any ViewController, _ delta: Int32) {
     controller.node[held].idleWaiters += delta
-    waitingIn.add(delta, to: controller.node.linkDomain)
+    waitingIn.add(Int(delta), to: controller.node.linkDomain)
   }
 
-  /// Wakes the waiters whose trees are idle, among those in `domain` (all
-  /// if nil).
-  private static func wakeIdle(inDomain domain: Int?) {
+  /// Wakes the waiters whose trees are idle, among those in `domain`.
+  private static func wakeIdle(inDomain domain: Int) {
     let ready = state.withLock { state -> [UnsafeContinuation<Void, any Error>] in
-      guard dispatchingDeferred.load(ordering: .sequentiallyConsistent) == 0 else { return [] }
       let ready = state.waiters.take { waiter in
         let node = waiter.controller.node
-        if let domain, node.linkDomain != domain { return false }
+        if node.linkDomain != domain { return false }
         return TreeLock.withLock(node) { (held: LinkSection) -> Bool in
           guard isIdle(held, waiter.controller) else { return false }
           counted(held, waiter.controller, -1)
           return true
         }
       }
-      waiting.subtract(ready.count, ordering: .relaxed)
       return ready.map(\.continuation)
     }
     for continuation in ready { continuation.resume() }
   }
 
   /// Under the link lock: no queue that can touch `controller`'s subtree is
-  /// held or has requests waiting.
+  /// held, has requests waiting, or has a request deferred onto it that is
+  /// not dispatched yet.
   private static func isIdle(_ held: LinkSection, _ controller: any ViewController) -> Bool {
     func free(_ queue: TransactionQueue?) -> Bool { queue.map { !$0.isHeld && $0.pendingCount == 0 } ?? true }
-    for member in TreeWalk.stopOrder(held, from: controller) where !free(member.node.queueIfCreated) { return false }
+    func free(_ node: ControllerNode) -> Bool { node[held].deferredRequests == 0 && free(node.queueIfCreated) }
+    for member in TreeWalk.stopOrder(held, from: controller) where !free(member.node) { return false }
     var ancestor = controller.node[held].treeParent
     while let node = ancestor {
-      if !free(node.queueIfCreated) { return false }
+      if !free(node) { return false }
       ancestor = node[held].treeParent
     }
-    if let window = controller.node.hostingWindow(held), !free(window.queue) { return false }
+    if let window = controller.node.hostingWindow(held),
+      window[held].deferredRequests > 0 || !free(window.queue)
+    {
+      return false
+    }
     return true
   }
 }
