@@ -33,6 +33,54 @@ import Testing
     #expect(await holder.runTaken() == [5])
   }
 
+  @Test func aClosedStackRefusesLaterPushesAndKeepsNothing() async {
+    let holder = Holder()
+    #expect(holder.stack.push { holder.log.withLock { $0.append(0) } })
+    #expect(holder.stack.push { holder.log.withLock { $0.append(1) } })
+    for request in holder.stack.close() { await request() }
+    #expect(holder.log.withLock { $0 } == [0, 1])
+    #expect(!holder.stack.push { holder.log.withLock { $0.append(2) } })
+    #expect(await holder.runTaken() == [])
+    #expect(holder.stack.close().isEmpty)
+    #expect(!holder.stack.push { holder.log.withLock { $0.append(3) } })
+    #expect(await holder.runTaken() == [])
+  }
+
+  /// Pushes from several threads race a close: each push either is taken by
+  /// the close, in its thread's order, or is refused; none is lost.
+  @Test func pushesRacingACloseAreTakenOrRefused() async {
+    let holder = Holder()
+    let threads = 4
+    let perThread = 5_000
+    let refused = Locked<[Int]>([])
+    let taken = Locked<[DeferredStack.Request]>([])
+    DispatchQueue.concurrentPerform(iterations: threads + 1) { thread in
+      if thread == threads {
+        let first = holder.stack.takeAll()
+        let rest = holder.stack.close()
+        taken.withLock { $0 = first + rest }
+      } else {
+        for index in 0..<perThread {
+          let value = thread * perThread + index
+          if !holder.stack.push({ [log = holder.log] in log.withLock { $0.append(value) } }) {
+            refused.withLock { $0.append(value) }
+          }
+        }
+      }
+    }
+    for request in taken.withLock({ $0 }) { await request() }
+    let values = holder.log.withLock { $0 }
+    let refusedValues = refused.withLock { $0 }
+    #expect(values.count + refusedValues.count == threads * perThread)
+    #expect(Set(values + refusedValues).count == threads * perThread)
+    for thread in 0..<threads {
+      let own = values.filter { $0 / perThread == thread }
+      let ownRefused = refusedValues.filter { $0 / perThread == thread }
+      // A thread's pushes are taken up to the close, then all refused.
+      #expect(own + ownRefused == Array(thread * perThread..<(thread + 1) * perThread))
+    }
+  }
+
   /// Pushes from several threads while another thread takes: nothing is lost
   /// or taken twice, and each thread's requests keep their order.
   @Test func concurrentPushesAndTakesLoseNothing() async {

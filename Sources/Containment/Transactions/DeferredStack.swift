@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A lock-free stack of deferred requests: pushed from any task, taken all at
-/// once.
+/// once, and closed by its transaction's end.
 ///
 /// Each node is owned by the stack (retained once) until taken.
 struct DeferredStack: ~Copyable, Sendable {
@@ -16,27 +16,59 @@ struct DeferredStack: ~Copyable, Sendable {
     }
   }
 
+  /// The top of a closed stack: never released, never run.
+  private static let closedMarker = StackEntry({}, next: nil)
+
   private let top = Atomic<Unmanaged<StackEntry>?>(nil)
 
   init() {}
 
-  deinit { _ = takeAll() }
+  deinit { _ = close() }
 
-  func push(_ request: @escaping Request) {
+  private static func isClosed(_ top: Unmanaged<StackEntry>?) -> Bool {
+    top?.toOpaque() == Unmanaged.passUnretained(closedMarker).toOpaque()
+  }
+
+  /// Pushes `request`, unless the stack was closed (``close()``): then
+  /// returns false and pushes nothing.
+  @discardableResult
+  func push(_ request: @escaping Request) -> Bool {
     var expected = top.load(ordering: .acquiring)
     while true {
+      if Self.isClosed(expected) { return false }
       let node = Unmanaged.passRetained(StackEntry(request, next: expected))
       let (exchanged, current) = top.compareExchange(
         expected: expected, desired: node, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
-      if exchanged { return }
+      if exchanged { return true }
       node.release()
       expected = current
     }
   }
 
-  /// Everything pushed so far, oldest first; the stack is empty afterwards.
+  /// Everything pushed so far, oldest first; the stack is empty afterwards
+  /// (and stays closed if it was).
   func takeAll() -> [Request] {
-    guard var next = top.exchange(nil, ordering: .acquiringAndReleasing) else { return [] }
+    var expected = top.load(ordering: .acquiring)
+    while true {
+      if expected == nil || Self.isClosed(expected) { return [] }
+      let (exchanged, current) = top.compareExchange(
+        expected: expected, desired: nil, successOrdering: .acquiringAndReleasing, failureOrdering: .acquiring)
+      if exchanged { return Self.requests(from: expected) }
+      expected = current
+    }
+  }
+
+  /// Everything pushed so far, oldest first; every later ``push(_:)``
+  /// fails.
+  func close() -> [Request] {
+    let taken = top.exchange(Unmanaged.passUnretained(Self.closedMarker), ordering: .acquiringAndReleasing)
+    return Self.isClosed(taken) ? [] : Self.requests(from: taken)
+  }
+
+  /// The requests of the chain starting at `first` (taken off the stack),
+  /// oldest first, releasing its nodes.
+  private static func requests(from first: Unmanaged<StackEntry>?) -> [Request] {
+    guard var next = first else { return [] }
     var requests: [Request] = []
     while true {
       let node = next.takeRetainedValue()

@@ -111,11 +111,15 @@ enum Transaction {
         return governor.isMidChange(held) ? chain.first : nil
       }
     if let below {
-      below.deferUntilEnd(onto: governor) {
+      let deferred = below.deferUntilEnd(onto: governor) {
         let chain = TransactionContext.current?.runningChain() ?? []
         await dispatch(body, on: governor, adopting: adopting, handle: handle, chain: chain)
       }
-      return
+      if deferred { return }
+      // `below` ended since the chain was read: dispatch again with the
+      // chain as it is now.
+      let chain = TransactionContext.current?.runningChain() ?? []
+      return await dispatch(body, on: governor, adopting: adopting, handle: handle, chain: chain)
     }
     if queue.tryAcquire() {
       await run(
@@ -179,13 +183,19 @@ enum Transaction {
       // (deferred first, so that its tree never looks idle in between).
       // Only a request made inside a transaction (which has a handle) has a chain.
       guard let handle else { preconditionFailure("a nested request without a handle") }
-      chain[0].deferUntilEnd(onto: governor) {
+      let deferred = chain[0].deferUntilEnd(onto: governor) {
         await dispatch(
           body, on: governor, adopting: adopting, handle: handle,
           chain: TransactionContext.current?.runningChain() ?? [])
       }
       queue.setCurrent(nil)
       if releasing { await queue.release() }
+      if !deferred {
+        // The chain's transaction ended meanwhile: dispatch again now.
+        await dispatch(
+          body, on: governor, adopting: adopting, handle: handle,
+          chain: TransactionContext.current?.runningChain() ?? [])
+      }
       return nil
     }
     let context = TransactionContext(id: id, governor: governor, outer: outer)
@@ -199,14 +209,16 @@ enum Transaction {
       await Result(catching: { try await body(context) })
     }
     HierarchyExclusion.leave(admission)
-    let deferred = context.takeDeferred()
     handle?.complete(result)
-    // Releasing the queue also clears its current transaction.
-    if !releasing || !deferred.isEmpty { queue.setCurrent(nil) }
-    if releasing { await queue.release() }
+    // Releasing the queue also clears its current transaction. From then on
+    // no task finds this one running, so what it deferred is taken after
+    // that, once and for all: a deferral that comes later still (a task
+    // that found it running just before) is refused, and its requester
+    // dispatches the request itself.
+    if releasing { await queue.release() } else { queue.setCurrent(nil) }
     // Each counted by its target since it was deferred (a tree does not look
     // idle while a request it deferred is about to take a queue).
-    for dispatch in deferred { await dispatch() }
+    for dispatch in context.takeDeferred() { await dispatch() }
     return result
   }
 }

@@ -37,7 +37,7 @@ final class TransactionContext: Sendable {
   let role: Role
 
   /// On the engine context: the requests deferred until the transaction
-  /// ends (``deferUntilEnd(_:)``).
+  /// ends (``deferUntilEnd(onto:_:)``).
   ///
   /// Most transactions defer none and pay for no lock and no allocation.
   private let deferred = DeferredStack()
@@ -112,26 +112,38 @@ final class TransactionContext: Sendable {
 
   /// Queues a request onto `target` to be dispatched once this transaction
   /// has released its queue (a nested request to an ancestor's container,
-  /// R2).
+  /// R2); returns false, queuing nothing, if the transaction has ended
+  /// meanwhile (a task its hook started can find it running and then late):
+  /// the caller dispatches the request again itself.
   ///
   /// From now until it has been dispatched (run, or queued on `target`'s
   /// queue), `target` counts it (``Governor/countDeferred(_:_:)``): a tree
   /// that `target`'s queue can touch is not idle meanwhile, and its idle
   /// waiters are checked again once it has been.
-  func deferUntilEnd(onto target: Governor, _ dispatch: @escaping @Sendable () async -> Void) {
+  func deferUntilEnd(onto target: Governor, _ dispatch: @escaping @Sendable () async -> Void) -> Bool {
     TreeLock.withLock(target.member) { held in target.countDeferred(held, 1) }
-    enteringHook().deferred.push {
+    let deferred = enteringHook().deferred.push {
       await dispatch()
-      let domain = TreeLock.withLock(target.member) { held in
-        target.countDeferred(held, -1)
-        return target.member.linkDomain
-      }
-      IdleWaiters.deferredRequestDispatched(inDomain: domain)
+      Self.uncountDeferred(onto: target)
     }
+    if !deferred { Self.uncountDeferred(onto: target) }
+    return deferred
   }
 
+  /// A request deferred onto `target` has been dispatched (or was not
+  /// deferred after all): `target` no longer counts it.
+  private static func uncountDeferred(onto target: Governor) {
+    let domain = TreeLock.withLock(target.member) { held in
+      target.countDeferred(held, -1)
+      return target.member.linkDomain
+    }
+    IdleWaiters.deferredRequestDispatched(inDomain: domain)
+  }
+
+  /// At the transaction's end: the requests it deferred, oldest first; later
+  /// ones are refused (``deferUntilEnd(onto:_:)`` returns false).
   func takeDeferred() -> [@Sendable () async -> Void] {
-    enteringHook().deferred.takeAll()
+    enteringHook().deferred.close()
   }
 
   /// Runs `body` (hooks, or the runtime's code that delivers hooks) with this

@@ -14,7 +14,10 @@ enum HookSupervision {
       // Every governor the policy may act on (a parent, a presenter, the
       // window or the root) is in the tree below its top.
       let top = TreeLock.withLock(controller.node) { held in Governor.top(held, of: controller) }
-      context.deferUntilEnd(onto: top) { await apply(policy, to: controller) }
+      // Applied now if the transaction has ended meanwhile.
+      if !context.deferUntilEnd(onto: top, { await apply(policy, to: controller) }) {
+        await apply(policy, to: controller)
+      }
     } else {
       await apply(policy, to: controller)
     }
