@@ -2,6 +2,7 @@ import ContainmentTestKit
 import Testing
 
 @testable import Containment
+@testable import ContainmentLocking
 
 /// V1, V2: hook deadlines on the injected clock, faulted controllers, and
 /// what each fault policy does with them.
@@ -299,6 +300,41 @@ struct HookDeadlineTests {
       ])
     #expect(m.isFaulted && r.presentedViewController == nil && m.presentingViewController == nil)
     #expect(await removals(1, from: &events, [r, m]) == ["R dismissed(M, faulted)"])
+    hung.open()
+    #expect(r.checkInvariants().isEmpty && m.checkInvariants().isEmpty)
+  }
+
+  /// A child faulted while its container's presentation is dismissed is
+  /// isolated once the dismissal has ended, in the presented tree that the
+  /// dismissal cut off from its presenter: a waiter in that tree is not told
+  /// it is idle before the isolation has run (V2, R2).
+  @Test func idleInATreeCutOffByTheFaultingTransactionWaitsForTheIsolation_V2_readiness() async throws {
+    let f = Fixture()
+    let clock = ManualClock()
+    let window = supervisedWindow(clock)
+    let r = f.controller("R")
+    let m = f.controller("M")
+    let d = f.controller("D")
+    try await window.setRootViewController(r)
+    try await f.install(d, in: m)
+    try await r.present(m, style: .pageSheet, animated: false)
+    let hung = await hang(d, in: "viewWillDisappear")
+    _ = f.log.take()
+    let dismissing = Task { _ = try await r.dismiss(animated: false) }
+    await hung.waiters(atLeast: 1)
+    let requests = IdleExecutor()
+    let idle = Task(executorPreference: requests) {
+      try await m.waitUntil(.idle)
+      return d.parent == nil ? "idle, D isolated" : "idle, D still in M"
+    }
+    await requests.idle()
+    #expect(TreeLock.withLock(m.node) { held in m.node[held].idleWaiters } == 1)
+    await clock.sleepers(atLeast: 1)
+    clock.advance(by: .seconds(1))
+    try await dismissing.value
+    #expect(try await idle.value == "idle, D isolated")
+    #expect(f.log.take() == ["M.viewWillDisappear", "D.viewWillDisappear", "M.viewDidDisappear"])
+    #expect(d.isFaulted && d.parent == nil && m.children.isEmpty && r.presentedViewController == nil)
     hung.open()
     #expect(r.checkInvariants().isEmpty && m.checkInvariants().isEmpty)
   }

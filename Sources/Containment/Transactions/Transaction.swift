@@ -51,6 +51,7 @@ enum Transaction {
         let result = await TransactionContext.$current.withValue(context) {
           await Result(catching: { try await body(context) })
         }
+        for dispatch in context.takeDeferred() { await dispatch() }
         if case .failure(let error) = result { throw error }
         return .completed(id: id, result)
       }
@@ -111,7 +112,7 @@ enum Transaction {
         return governor.isMidChange(held) ? chain.first : nil
       }
     if let below {
-      let deferred = below.deferUntilEnd(onto: governor) {
+      let deferred = below.deferUntilEnd(onto: [governor]) {
         let chain = TransactionContext.current?.runningChain() ?? []
         await dispatch(body, on: governor, adopting: adopting, handle: handle, chain: chain)
       }
@@ -183,19 +184,21 @@ enum Transaction {
       // (deferred first, so that its tree never looks idle in between).
       // Only a request made inside a transaction (which has a handle) has a chain.
       guard let handle else { preconditionFailure("a nested request without a handle") }
-      let deferred = chain[0].deferUntilEnd(onto: governor) {
+      let deferred = chain[0].deferUntilEnd(onto: [governor]) {
+        await dispatch(
+          body, on: governor, adopting: adopting, handle: handle,
+          chain: TransactionContext.current?.runningChain() ?? [])
+      }
+      if !deferred {
+        // The chain's transaction ended meanwhile: dispatch again now,
+        // still holding the queue (queued behind this task, it is drained by
+        // the release below or by the task draining this one).
         await dispatch(
           body, on: governor, adopting: adopting, handle: handle,
           chain: TransactionContext.current?.runningChain() ?? [])
       }
       queue.setCurrent(nil)
       if releasing { await queue.release() }
-      if !deferred {
-        // The chain's transaction ended meanwhile: dispatch again now.
-        await dispatch(
-          body, on: governor, adopting: adopting, handle: handle,
-          chain: TransactionContext.current?.runningChain() ?? [])
-      }
       return nil
     }
     let context = TransactionContext(id: id, governor: governor, outer: outer)

@@ -110,34 +110,40 @@ final class TransactionContext: Sendable {
     return chain
   }
 
-  /// Queues a request onto `target` to be dispatched once this transaction
+  /// Queues a request onto `targets` to be dispatched once this transaction
   /// has released its queue (a nested request to an ancestor's container,
   /// R2); returns false, queuing nothing, if the transaction has ended
   /// meanwhile (a task its hook started can find it running and then late):
   /// the caller dispatches the request again itself.
   ///
-  /// From now until it has been dispatched (run, or queued on `target`'s
-  /// queue), `target` counts it (``Governor/countDeferred(_:_:)``): a tree
-  /// that `target`'s queue can touch is not idle meanwhile, and its idle
-  /// waiters are checked again once it has been.
-  func deferUntilEnd(onto target: Governor, _ dispatch: @escaping @Sendable () async -> Void) -> Bool {
-    TreeLock.withLock(target.member) { held in target.countDeferred(held, 1) }
+  /// From now until it has been dispatched (run, or queued on a governor's
+  /// queue), every governor of `targets` counts it
+  /// (``Governor/countDeferred(_:_:)``): a tree that one of their queues can
+  /// touch is not idle meanwhile, and its idle waiters are checked again once
+  /// it has been. `targets` are linked to each other when it is deferred.
+  func deferUntilEnd(onto targets: [Governor], _ dispatch: @escaping @Sendable () async -> Void) -> Bool {
+    TreeLock.withLock(targets.map(\.member)) { held in
+      for target in targets { target.countDeferred(held, 1) }
+    }
     let deferred = enteringHook().deferred.push {
       await dispatch()
-      Self.uncountDeferred(onto: target)
+      Self.uncountDeferred(onto: targets)
     }
-    if !deferred { Self.uncountDeferred(onto: target) }
+    if !deferred { Self.uncountDeferred(onto: targets) }
     return deferred
   }
 
-  /// A request deferred onto `target` has been dispatched (or was not
-  /// deferred after all): `target` no longer counts it.
-  private static func uncountDeferred(onto target: Governor) {
-    let domain = TreeLock.withLock(target.member) { held in
-      target.countDeferred(held, -1)
-      return target.member.linkDomain
+  /// A request deferred onto `targets` has been dispatched (or was not
+  /// deferred after all): they no longer count it.
+  ///
+  /// They may be in several link domains by now (a part of the tree was cut
+  /// off meanwhile): the waiters of each are checked.
+  private static func uncountDeferred(onto targets: [Governor]) {
+    let domains = TreeLock.withLock(targets.map(\.member)) { held -> Set<Int> in
+      for target in targets { target.countDeferred(held, -1) }
+      return Set(targets.map(\.member.linkDomain))
     }
-    IdleWaiters.deferredRequestDispatched(inDomain: domain)
+    for domain in domains { IdleWaiters.deferredRequestDispatched(inDomain: domain) }
   }
 
   /// At the transaction's end: the requests it deferred, oldest first; later

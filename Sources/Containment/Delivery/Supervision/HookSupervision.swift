@@ -11,11 +11,12 @@ enum HookSupervision {
   static func faulted(_ controller: any ViewController, policy: FaultPolicy, context: TransactionContext?) async {
     guard policy != .reportOnly else { return }
     if let context {
-      // Every governor the policy may act on (a parent, a presenter, the
-      // window or the root) is in the tree below its top.
-      let top = TreeLock.withLock(controller.node) { held in Governor.top(held, of: controller) }
-      // Applied now if the transaction has ended meanwhile.
-      if !context.deferUntilEnd(onto: top, { await apply(policy, to: controller) }) {
+      // Counted by every governor the policy may act on (a parent, a
+      // presenter, the window or the root), even once the transaction has
+      // cut a part of the tree off. Applied now if the transaction has ended
+      // meanwhile.
+      let path = TreeLock.withLock(controller.node) { held in Governor.path(held, from: controller) }
+      if !context.deferUntilEnd(onto: path, { await apply(policy, to: controller) }) {
         await apply(policy, to: controller)
       }
     } else {

@@ -71,6 +71,24 @@ extension Governor {
     return .controller(root)
   }
 
+  /// Under the link lock: `controller` and every governor above it, nearest
+  /// first — its parents and presenters, then the window its root is the
+  /// root of, if any (the last is ``top(_:of:)``).
+  ///
+  /// What a fault policy's action on `controller` may act on, now or after
+  /// a part of the tree is cut off: every one of them counts the action
+  /// while it is deferred. O(depth).
+  static func path(_ held: LinkSection, from controller: any ViewController) -> [Governor] {
+    var path: [Governor] = [.controller(controller)]
+    var root = controller
+    while let above = root.node[held].parent ?? root.node[held].presenting {
+      path.append(.controller(above))
+      root = above
+    }
+    if let window = root.node[held].window, window[held].rootViewController === root { path.append(.window(window)) }
+    return path
+  }
+
   /// Under the link lock: counts (`delta` 1) or uncounts (-1) a request
   /// deferred onto this governor's queue (``Transaction``, rule 4), from
   /// the moment it is deferred until it has been dispatched: until then,
