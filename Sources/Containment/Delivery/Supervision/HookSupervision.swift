@@ -97,9 +97,10 @@ enum HookSupervision {
   }
 
   private static func tearDownTree(of controller: any ViewController) async {
-    switch TreeLock.withLock(controller.node, { held in Governor.top(held, of: controller) }) {
+    switch TreeLock.withLock(controller.node, { held in Governor.path(held, from: controller).last }) {
     case .window(let window): await window.tearDownInOrder()
     case .controller(let root): await root.tearDown()
+    case nil: return
     }
   }
 }

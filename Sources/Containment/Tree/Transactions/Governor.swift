@@ -61,21 +61,11 @@ enum Governor: Sendable {
 }
 
 extension Governor {
-  /// Under the link lock: the governor at the top of `controller`'s tree —
-  /// the window it is the root of, else its root controller (following
-  /// parents, then presenters).
-  static func top(_ held: LinkSection, of controller: any ViewController) -> Governor {
-    var root = controller
-    while let above = root.node[held].parent ?? root.node[held].presenting { root = above }
-    if let window = root.node[held].window, window[held].rootViewController === root { return .window(window) }
-    return .controller(root)
-  }
-
   /// Under the link lock: `controller` and every governor above it, nearest
   /// first — its parents and presenters, then the window its root is the
-  /// root of, if any (the last is ``top(_:of:)``).
+  /// root of, if any.
   ///
-  /// What a fault policy's action on `controller` may act on, now or after
+  /// The last is the top of its tree. What a fault policy's action on `controller` may act on, now or after
   /// a part of the tree is cut off: every one of them counts the action
   /// while it is deferred. O(depth).
   static func path(_ held: LinkSection, from controller: any ViewController) -> [Governor] {
@@ -97,15 +87,6 @@ extension Governor {
     switch self {
     case .controller(let controller): controller.node[held].deferredRequests += delta
     case .window(let window): window[held].deferredRequests += delta
-    }
-  }
-
-  /// Under the link lock: whether a request deferred onto this governor's
-  /// queue is still to be dispatched.
-  func hasDeferredRequests(_ held: LinkSection) -> Bool {
-    switch self {
-    case .controller(let controller): controller.node[held].deferredRequests > 0
-    case .window(let window): window[held].deferredRequests > 0
     }
   }
 }
